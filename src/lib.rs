@@ -1,0 +1,16 @@
+//! pith's library: the extraction engine and everything the reader and the command line share.
+//!
+//! The data flow (see README.md): page bytes are decoded ([`charset`]), parsed into an arena DOM
+//! ([`dom`]) and cut into text blocks ([`page`]); the response URL and the entry title give a URL key
+//! ([`urlkey`]); the page's block hashes go into the site's URL Tree ([`urltree`], persisted by
+//! [`store`]); [`extract`] runs one document through all of it, and [`eval`] measures the result on
+//! recorded datasets.
+
+pub mod charset;
+pub mod dom;
+pub mod eval;
+pub mod extract;
+pub mod page;
+pub mod store;
+pub mod urlkey;
+pub mod urltree;
