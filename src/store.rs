@@ -1,1 +1,836 @@
-//! (being written)
+//! The one place with SQL: pith's SQLite database (schema in `schema.sql`), its upgrades, and the
+//! transactions that keep it consistent. Everything lives in one file.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use crate::page::BlockHash;
+use crate::urltree::{Branch, HistoryWindow, NodeStats};
+
+/// The schema this build writes (SQLite `user_version`).
+pub const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA_SQL: &str = include_str!("../schema.sql");
+
+/// A database operation that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database file could not be opened or initialised.
+    #[error("cannot open database {path}: {source}")]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
+    /// The file was written by a newer pith whose schema this build does not know.
+    #[error(
+        "database schema version {found} is newer than this pith understands ({supported}); use a newer pith"
+    )]
+    TooNew {
+        /// The version in the file.
+        found: i64,
+        /// The newest version this build knows.
+        supported: i64,
+    },
+    /// A stored value is not what the schema promises (e.g. a hash blob of odd length).
+    #[error("database is inconsistent: {0}")]
+    Corrupt(String),
+    /// Any other SQLite error.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+/// The identity of a document in the URL Tree.
+pub type DocId = i64;
+
+/// The outcome of offering a document to the URL Tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeInsert {
+    /// A new document: its hashes were counted along its branch.
+    Inserted(DocId),
+    /// A document with the same URL key already exists in this domain; nothing was counted
+    /// (counting it twice would make its content look like boilerplate).
+    Duplicate(DocId),
+}
+
+impl TreeInsert {
+    /// The document's id, new or existing.
+    pub fn doc(self) -> DocId {
+        match self {
+            TreeInsert::Inserted(id) | TreeInsert::Duplicate(id) => id,
+        }
+    }
+}
+
+/// One node of a site's tree, for display and checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeNodeInfo {
+    /// Row id of the node.
+    pub id: i64,
+    /// Parent node id, 0 for a domain node.
+    pub parent: i64,
+    /// The URL-key segment.
+    pub segment: String,
+    /// `n_s`.
+    pub support: u32,
+}
+
+/// An open pith database.
+pub struct Store {
+    conn: Connection,
+}
+
+fn hash_to_sql(hash: &BlockHash) -> i64 {
+    i64::from_be_bytes(hash.0)
+}
+
+fn pack_hashes(hashes: &[BlockHash]) -> Vec<u8> {
+    hashes.iter().flat_map(|h| h.0).collect()
+}
+
+fn unpack_hashes(blob: &[u8]) -> Result<Vec<BlockHash>, StoreError> {
+    if !blob.len().is_multiple_of(8) {
+        return Err(StoreError::Corrupt(format!(
+            "a document's hash set has {} bytes, not a multiple of 8",
+            blob.len()
+        )));
+    }
+    Ok(blob
+        .chunks_exact(8)
+        .map(|c| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            BlockHash(b)
+        })
+        .collect())
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`, in WAL mode, upgrading its schema.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let open_err = |source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            // A missing data directory on a fresh machine is normal; SQLite will report real errors.
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let conn = Connection::open(path).map_err(open_err)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(open_err)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(open_err)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(open_err)?;
+        Store::init(conn)
+    }
+
+    /// Opens a fresh database in memory (evaluation runs and tests).
+    pub fn open_in_memory() -> Result<Store, StoreError> {
+        Store::init(Connection::open_in_memory()?)
+    }
+
+    fn init(conn: Connection) -> Result<Store, StoreError> {
+        let mut store = Store { conn };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// The schema version of the open file.
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    fn migrate(&mut self) -> Result<(), StoreError> {
+        let found = self.schema_version()?;
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if found == SCHEMA_VERSION {
+            return Ok(());
+        }
+        let tx = self.conn.transaction()?;
+        if found == 0 {
+            tx.execute_batch(SCHEMA_SQL)?;
+        }
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Runs `f` inside one transaction: everything it writes lands together or not at all.
+    fn write<T>(
+        &mut self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let tx = self.conn.transaction()?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    // ----- URL Tree -----
+
+    /// Inserts a document into its domain's tree: `branch` is the URL key's branch (registrable
+    /// domain first, see [`crate::urlkey`]), `hashes` its block hashes (made unique here), `added` its
+    /// time in the stream. A document whose URL key is already in the domain is not counted again.
+    /// Then the domain's history window is applied, in the same transaction.
+    pub fn tree_insert(
+        &mut self,
+        branch: &[String],
+        url_key: &str,
+        hashes: &[BlockHash],
+        added: i64,
+        window: &HistoryWindow,
+    ) -> Result<TreeInsert, StoreError> {
+        if branch.is_empty() {
+            return Err(StoreError::Corrupt(
+                "a URL-key branch must name at least the domain".into(),
+            ));
+        }
+        let mut unique = hashes.to_vec();
+        unique.sort_unstable();
+        unique.dedup();
+        self.write(|tx| {
+            let domain = node_id(tx, 0, &branch[0])?;
+            if let Some(domain) = domain
+                && let Some(existing) = tx
+                    .prepare_cached("SELECT id FROM tree_doc WHERE domain = ?1 AND url_key = ?2")?
+                    .query_row(params![domain, url_key], |r| r.get::<_, i64>(0))
+                    .optional()?
+            {
+                return Ok(TreeInsert::Duplicate(existing));
+            }
+            let mut parent = 0;
+            let mut nodes = Vec::with_capacity(branch.len());
+            for segment in branch {
+                let id = match node_id(tx, parent, segment)? {
+                    Some(id) => id,
+                    None => {
+                        tx.prepare_cached(
+                            "INSERT INTO tree_node (parent, segment, support) VALUES (?1, ?2, 0)",
+                        )?
+                        .execute(params![parent, segment])?;
+                        tx.last_insert_rowid()
+                    }
+                };
+                nodes.push(id);
+                parent = id;
+            }
+            let mut bump_node =
+                tx.prepare_cached("UPDATE tree_node SET support = support + 1 WHERE id = ?1")?;
+            let mut bump_counter = tx.prepare_cached(
+                "INSERT INTO tree_counter (node, hash, count) VALUES (?1, ?2, 1)
+                 ON CONFLICT (node, hash) DO UPDATE SET count = count + 1",
+            )?;
+            for &node in &nodes {
+                bump_node.execute([node])?;
+                for hash in &unique {
+                    bump_counter.execute(params![node, hash_to_sql(hash)])?;
+                }
+            }
+            tx.prepare_cached(
+                "INSERT INTO tree_doc (domain, leaf, url_key, added, hashes) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                nodes[0],
+                nodes[nodes.len() - 1],
+                url_key,
+                added,
+                pack_hashes(&unique)
+            ])?;
+            let doc = tx.last_insert_rowid();
+            apply_window(tx, nodes[0], added, window)?;
+            Ok(TreeInsert::Inserted(doc))
+        })
+    }
+
+    /// Removes a document from its tree, decrementing exactly what its insertion incremented and
+    /// deleting nodes no document is under any more. Returns false when no such document exists.
+    pub fn tree_remove(&mut self, doc: DocId) -> Result<bool, StoreError> {
+        self.write(|tx| remove_doc(tx, doc))
+    }
+
+    /// The existing document with this URL key in this domain, if any.
+    pub fn tree_find(&self, domain: &str, url_key: &str) -> Result<Option<DocId>, StoreError> {
+        let Some(domain) = node_id(&self.conn, 0, domain)? else {
+            return Ok(None);
+        };
+        Ok(self
+            .conn
+            .prepare_cached("SELECT id FROM tree_doc WHERE domain = ?1 AND url_key = ?2")?
+            .query_row(params![domain, url_key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// The statistics of a document's branch, domain first, with the counts of `hashes` (the
+    /// blocks to classify) at every node. Empty when the document is not in the tree.
+    pub fn tree_branch(&self, doc: DocId, hashes: &[BlockHash]) -> Result<Branch, StoreError> {
+        let leaf: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT leaf FROM tree_doc WHERE id = ?1")?
+            .query_row([doc], |r| r.get(0))
+            .optional()?;
+        let Some(leaf) = leaf else {
+            return Ok(Branch::default());
+        };
+        let mut chain = Vec::new();
+        let mut node = leaf;
+        let mut get_node = self
+            .conn
+            .prepare_cached("SELECT parent, segment, support FROM tree_node WHERE id = ?1")?;
+        while node != 0 {
+            let (parent, segment, support): (i64, String, u32) =
+                get_node.query_row([node], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            chain.push((node, segment, support));
+            if chain.len() > 10_000 {
+                return Err(StoreError::Corrupt(format!(
+                    "the URL Tree has a parent cycle at node {node}"
+                )));
+            }
+            node = parent;
+        }
+        chain.reverse();
+        let mut unique = hashes.to_vec();
+        unique.sort_unstable();
+        unique.dedup();
+        let mut get_count = self
+            .conn
+            .prepare_cached("SELECT count FROM tree_counter WHERE node = ?1 AND hash = ?2")?;
+        let mut path = String::new();
+        let mut nodes = Vec::with_capacity(chain.len());
+        for (id, segment, support) in chain {
+            if !path.is_empty() {
+                path.push('/');
+            }
+            path.push_str(&segment);
+            let mut counts = HashMap::with_capacity(unique.len());
+            for hash in &unique {
+                if let Some(count) = get_count
+                    .query_row(params![id, hash_to_sql(hash)], |r| r.get::<_, u32>(0))
+                    .optional()?
+                {
+                    counts.insert(*hash, count);
+                }
+            }
+            nodes.push(NodeStats {
+                path: path.clone(),
+                support,
+                counts,
+            });
+        }
+        Ok(Branch { nodes })
+    }
+
+    /// Every node of a domain's tree (the domain node first, then breadth first), for display.
+    pub fn tree_nodes(&self, domain: &str) -> Result<Vec<TreeNodeInfo>, StoreError> {
+        let Some(root) = node_id(&self.conn, 0, domain)? else {
+            return Ok(Vec::new());
+        };
+        let mut get = self
+            .conn
+            .prepare_cached("SELECT id, parent, segment, support FROM tree_node WHERE id = ?1")?;
+        let mut children = self.conn.prepare_cached(
+            "SELECT id, parent, segment, support FROM tree_node WHERE parent = ?1 ORDER BY segment",
+        )?;
+        let row = |r: &rusqlite::Row<'_>| {
+            Ok(TreeNodeInfo {
+                id: r.get(0)?,
+                parent: r.get(1)?,
+                segment: r.get(2)?,
+                support: r.get(3)?,
+            })
+        };
+        let mut out = vec![get.query_row([root], row)?];
+        let mut next = 0;
+        while next < out.len() {
+            let id = out[next].id;
+            for child in children.query_map([id], row)? {
+                out.push(child?);
+            }
+            next += 1;
+        }
+        Ok(out)
+    }
+
+    /// Number of documents in the tree of one domain (0 if unknown).
+    pub fn tree_doc_count(&self, domain: &str) -> Result<u32, StoreError> {
+        Ok(match node_id(&self.conn, 0, domain)? {
+            Some(id) => self
+                .conn
+                .prepare_cached("SELECT count(*) FROM tree_doc WHERE domain = ?1")?
+                .query_row([id], |r| r.get(0))?,
+            None => 0,
+        })
+    }
+
+    /// Recounts every node's support and counters from the stored documents and lists every
+    /// difference from what is stored (empty when the tree is consistent). Used by tests and checks.
+    pub fn tree_consistency_errors(&self) -> Result<Vec<String>, StoreError> {
+        let mut parents: HashMap<i64, i64> = HashMap::new();
+        let mut supports: BTreeMap<i64, u32> = BTreeMap::new();
+        {
+            let mut stmt = self
+                .conn
+                .prepare("SELECT id, parent, support FROM tree_node")?;
+            for row in stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
+                let (id, parent, support): (i64, i64, u32) = row?;
+                parents.insert(id, parent);
+                supports.insert(id, support);
+            }
+        }
+        let mut want_support: BTreeMap<i64, u32> = BTreeMap::new();
+        let mut want_counts: BTreeMap<(i64, i64), u32> = BTreeMap::new();
+        let mut stmt = self.conn.prepare("SELECT leaf, hashes FROM tree_doc")?;
+        for row in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))? {
+            let (leaf, blob) = row?;
+            let hashes = unpack_hashes(&blob)?;
+            let mut node = leaf;
+            let mut steps = 0;
+            while node != 0 {
+                *want_support.entry(node).or_default() += 1;
+                for h in &hashes {
+                    *want_counts.entry((node, hash_to_sql(h))).or_default() += 1;
+                }
+                node = *parents.get(&node).ok_or_else(|| {
+                    StoreError::Corrupt(format!("document leaf chain reaches missing node {node}"))
+                })?;
+                steps += 1;
+                if steps > 10_000 {
+                    return Err(StoreError::Corrupt("parent cycle".into()));
+                }
+            }
+        }
+        let mut errors = Vec::new();
+        for (id, support) in &supports {
+            let want = want_support.get(id).copied().unwrap_or(0);
+            if want != *support {
+                errors.push(format!(
+                    "node {id}: support {support}, documents say {want}"
+                ));
+            }
+        }
+        let mut stored: BTreeMap<(i64, i64), u32> = BTreeMap::new();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT node, hash, count FROM tree_counter")?;
+        for row in stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
+            let (node, hash, count): (i64, i64, u32) = row?;
+            stored.insert((node, hash), count);
+        }
+        if stored != want_counts {
+            let diffs = want_counts
+                .iter()
+                .filter(|(k, v)| stored.get(k) != Some(v))
+                .chain(stored.iter().filter(|(k, _)| !want_counts.contains_key(k)))
+                .count();
+            errors.push(format!(
+                "{diffs} counters differ from a recount ({} stored, {} expected)",
+                stored.len(),
+                want_counts.len()
+            ));
+        }
+        Ok(errors)
+    }
+
+    /// Bytes used by the URL Tree's tables and indexes, and by the whole file (for size reports).
+    pub fn tree_bytes(&self) -> Result<(u64, u64), StoreError> {
+        let page_size: i64 = self
+            .conn
+            .pragma_query_value(None, "page_size", |r| r.get(0))?;
+        let page_count: i64 = self
+            .conn
+            .pragma_query_value(None, "page_count", |r| r.get(0))?;
+        let tree: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'tree_%' OR name LIKE 'sqlite_autoindex_tree_%'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
+        let bytes = |v: i64| u64::try_from(v).unwrap_or(0);
+        Ok((bytes(tree.unwrap_or(0)), bytes(page_size * page_count)))
+    }
+}
+
+fn node_id(conn: &Connection, parent: i64, segment: &str) -> Result<Option<i64>, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM tree_node WHERE parent = ?1 AND segment = ?2")?
+        .query_row(params![parent, segment], |r| r.get(0))
+        .optional()?)
+}
+
+fn remove_doc(tx: &Transaction<'_>, doc: DocId) -> Result<bool, StoreError> {
+    let row: Option<(i64, Vec<u8>)> = tx
+        .prepare_cached("SELECT leaf, hashes FROM tree_doc WHERE id = ?1")?
+        .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((leaf, blob)) = row else {
+        return Ok(false);
+    };
+    let hashes = unpack_hashes(&blob)?;
+    let mut decrement = tx.prepare_cached(
+        "UPDATE tree_counter SET count = count - 1 WHERE node = ?1 AND hash = ?2 RETURNING count",
+    )?;
+    let mut delete_counter =
+        tx.prepare_cached("DELETE FROM tree_counter WHERE node = ?1 AND hash = ?2")?;
+    let mut get_node = tx.prepare_cached(
+        "UPDATE tree_node SET support = support - 1 WHERE id = ?1 RETURNING parent, support",
+    )?;
+    let mut delete_node = tx.prepare_cached("DELETE FROM tree_node WHERE id = ?1")?;
+    let mut node = leaf;
+    let mut steps = 0;
+    while node != 0 {
+        for hash in &hashes {
+            let key = hash_to_sql(hash);
+            let left: Option<i64> = decrement
+                .query_row(params![node, key], |r| r.get(0))
+                .optional()?;
+            if left.is_some_and(|c| c <= 0) {
+                delete_counter.execute(params![node, key])?;
+            }
+        }
+        let (parent, support): (i64, i64) =
+            get_node.query_row([node], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        if support <= 0 {
+            // No document is under this node any more, so it has no children with documents either.
+            delete_node.execute([node])?;
+        }
+        node = parent;
+        steps += 1;
+        if steps > 10_000 {
+            return Err(StoreError::Corrupt(format!(
+                "the URL Tree has a parent cycle above document {doc}"
+            )));
+        }
+    }
+    tx.prepare_cached("DELETE FROM tree_doc WHERE id = ?1")?
+        .execute([doc])?;
+    Ok(true)
+}
+
+/// Removes the documents of one domain that fall out of the history window at time `now`.
+fn apply_window(
+    tx: &Transaction<'_>,
+    domain: i64,
+    now: i64,
+    window: &HistoryWindow,
+) -> Result<usize, StoreError> {
+    let mut doomed: Vec<DocId> = Vec::new();
+    let count: i64 = tx
+        .prepare_cached("SELECT count(*) FROM tree_doc WHERE domain = ?1")?
+        .query_row([domain], |r| r.get(0))?;
+    let excess = count - i64::from(window.max_docs);
+    if excess > 0 {
+        let mut oldest = tx.prepare_cached(
+            "SELECT id FROM tree_doc WHERE domain = ?1 ORDER BY added, id LIMIT ?2",
+        )?;
+        for id in oldest.query_map(params![domain, excess], |r| r.get(0))? {
+            doomed.push(id?);
+        }
+    }
+    if count > i64::from(window.keep_newest) {
+        // The newest `keep_newest` documents stay whatever their age: find the oldest of them.
+        let floor: Option<(i64, i64)> = tx
+            .prepare_cached(
+                "SELECT added, id FROM tree_doc WHERE domain = ?1
+                 ORDER BY added DESC, id DESC LIMIT 1 OFFSET ?2",
+            )?
+            .query_row(
+                params![domain, i64::from(window.keep_newest.saturating_sub(1))],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        if let Some((floor_added, floor_id)) = floor {
+            let cutoff = now.saturating_sub(window.max_age_secs);
+            let mut old = tx.prepare_cached(
+                "SELECT id FROM tree_doc WHERE domain = ?1 AND added < ?2
+                 AND (added < ?3 OR (added = ?3 AND id < ?4))",
+            )?;
+            for id in old.query_map(params![domain, cutoff, floor_added, floor_id], |r| r.get(0))? {
+                doomed.push(id?);
+            }
+        }
+    }
+    doomed.sort_unstable();
+    doomed.dedup();
+    for &doc in &doomed {
+        remove_doc(tx, doc)?;
+    }
+    Ok(doomed.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::urltree::{BlockInput, Heuristic, Verdict, classify};
+
+    fn h(n: u64) -> BlockHash {
+        BlockHash(n.to_be_bytes())
+    }
+
+    fn branch(parts: &[&str]) -> Vec<String> {
+        parts.iter().map(|s| s.to_string()).collect()
+    }
+
+    const NO_WINDOW: HistoryWindow = HistoryWindow {
+        max_docs: u32::MAX,
+        max_age_secs: i64::MAX,
+        keep_newest: u32::MAX,
+    };
+
+    #[test]
+    fn insert_counts_along_the_branch_and_dedups_hashes() {
+        let mut store = Store::open_in_memory().unwrap();
+        let b = branch(&["ex.com", "www.ex.com", "news", "a"]);
+        let doc = store
+            .tree_insert(
+                &b,
+                "http://www.ex.com/news/a",
+                &[h(1), h(2), h(2)],
+                0,
+                &NO_WINDOW,
+            )
+            .unwrap();
+        let br = store.tree_branch(doc.doc(), &[h(1), h(2), h(3)]).unwrap();
+        assert_eq!(br.nodes.len(), 4);
+        assert_eq!(br.nodes[0].path, "ex.com");
+        assert_eq!(br.nodes[3].path, "ex.com/www.ex.com/news/a");
+        for node in &br.nodes {
+            assert_eq!(node.support, 1);
+            assert_eq!(
+                node.count(&h(2)),
+                1,
+                "a hash repeated within a page counts once"
+            );
+            assert_eq!(node.count(&h(3)), 0);
+        }
+        assert!(store.tree_consistency_errors().unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_same_url_key_in_a_domain_is_never_counted_twice() {
+        let mut store = Store::open_in_memory().unwrap();
+        let b = branch(&["ex.com", "www.ex.com", "a"]);
+        let first = store
+            .tree_insert(&b, "http://www.ex.com/a", &[h(1)], 0, &NO_WINDOW)
+            .unwrap();
+        let second = store
+            .tree_insert(&b, "http://www.ex.com/a", &[h(1)], 5, &NO_WINDOW)
+            .unwrap();
+        assert_eq!(second, TreeInsert::Duplicate(first.doc()));
+        let br = store.tree_branch(first.doc(), &[h(1)]).unwrap();
+        assert_eq!(br.nodes[0].support, 1);
+        assert_eq!(br.nodes[0].count(&h(1)), 1);
+        // The same key in another domain is another document.
+        let other = store
+            .tree_insert(
+                &branch(&["other.org", "other.org", "a"]),
+                "http://www.ex.com/a",
+                &[h(1)],
+                0,
+                &NO_WINDOW,
+            )
+            .unwrap();
+        assert!(matches!(other, TreeInsert::Inserted(_)));
+    }
+
+    #[test]
+    fn removal_is_exact_and_prunes_empty_nodes() {
+        let mut store = Store::open_in_memory().unwrap();
+        let a = store
+            .tree_insert(
+                &branch(&["ex.com", "ex.com", "x"]),
+                "k1",
+                &[h(1), h(2)],
+                0,
+                &NO_WINDOW,
+            )
+            .unwrap();
+        let b = store
+            .tree_insert(
+                &branch(&["ex.com", "ex.com", "y"]),
+                "k2",
+                &[h(1), h(3)],
+                0,
+                &NO_WINDOW,
+            )
+            .unwrap();
+        assert!(store.tree_remove(a.doc()).unwrap());
+        assert!(!store.tree_remove(a.doc()).unwrap());
+        let br = store.tree_branch(b.doc(), &[h(1), h(2), h(3)]).unwrap();
+        assert_eq!(br.nodes[0].support, 1);
+        assert_eq!(br.nodes[0].count(&h(1)), 1);
+        assert_eq!(br.nodes[0].count(&h(2)), 0);
+        let segments: Vec<_> = store
+            .tree_nodes("ex.com")
+            .unwrap()
+            .into_iter()
+            .map(|n| n.segment)
+            .collect();
+        assert_eq!(segments, vec!["ex.com", "ex.com", "y"]);
+        assert!(store.tree_remove(b.doc()).unwrap());
+        assert!(store.tree_nodes("ex.com").unwrap().is_empty());
+        assert!(store.tree_consistency_errors().unwrap().is_empty());
+    }
+
+    /// A small deterministic generator so the property test needs no extra crate.
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self, bound: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) % bound
+        }
+    }
+
+    #[test]
+    fn any_sequence_of_inserts_and_removes_equals_a_rebuild() {
+        for seed in 0..8 {
+            let mut rng = Lcg(seed);
+            let mut store = Store::open_in_memory().unwrap();
+            let mut live: Vec<DocId> = Vec::new();
+            for step in 0..120 {
+                if !live.is_empty() && rng.next(3) == 0 {
+                    let i = rng.next(live.len() as u64) as usize;
+                    let doc = live.swap_remove(i);
+                    assert!(store.tree_remove(doc).unwrap());
+                } else {
+                    let domain = ["a.com", "b.org"][rng.next(2) as usize];
+                    let mut b = branch(&[domain, domain]);
+                    for _ in 0..rng.next(3) {
+                        b.push(format!("s{}", rng.next(3)));
+                    }
+                    let hashes: Vec<_> = (0..rng.next(12)).map(|_| h(rng.next(20))).collect();
+                    let key = format!("{}-{step}", b.join("/"));
+                    let window = if rng.next(4) == 0 {
+                        HistoryWindow {
+                            max_docs: 6,
+                            max_age_secs: 30,
+                            keep_newest: 3,
+                        }
+                    } else {
+                        NO_WINDOW
+                    };
+                    let outcome = store.tree_insert(&b, &key, &hashes, step, &window).unwrap();
+                    live.push(outcome.doc());
+                    // The window may have removed some documents: keep only those still stored.
+                    let mut still = Vec::new();
+                    for doc in live.drain(..) {
+                        if !store.tree_branch(doc, &[]).unwrap().nodes.is_empty() {
+                            still.push(doc);
+                        }
+                    }
+                    live = still;
+                }
+                let errors = store.tree_consistency_errors().unwrap();
+                assert!(errors.is_empty(), "seed {seed} step {step}: {errors:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn history_window_caps_documents_and_ages_out_old_ones() {
+        let mut store = Store::open_in_memory().unwrap();
+        let window = HistoryWindow {
+            max_docs: 5,
+            max_age_secs: 100,
+            keep_newest: 2,
+        };
+        let day = |i: i64| i * 10;
+        for i in 0..8 {
+            store
+                .tree_insert(
+                    &branch(&["ex.com", "ex.com", &format!("p{i}")]),
+                    &format!("k{i}"),
+                    &[h(1), h(100 + i as u64)],
+                    day(i),
+                    &window,
+                )
+                .unwrap();
+        }
+        // At most 5 documents: the 3 oldest left.
+        assert_eq!(store.tree_doc_count("ex.com").unwrap(), 5);
+        // A document far in the future: everything older than 100 s leaves, but the 2 newest stay.
+        store
+            .tree_insert(
+                &branch(&["ex.com", "ex.com", "late"]),
+                "late",
+                &[h(1)],
+                10_000,
+                &window,
+            )
+            .unwrap();
+        assert_eq!(store.tree_doc_count("ex.com").unwrap(), 2);
+        assert!(store.tree_consistency_errors().unwrap().is_empty());
+    }
+
+    #[test]
+    fn classification_on_a_stored_tree() {
+        let mut store = Store::open_in_memory().unwrap();
+        let mut last = 0;
+        for i in 0..6 {
+            last = store
+                .tree_insert(
+                    &branch(&["ex.com", "www.ex.com", "news", &format!("s{i}")]),
+                    &format!("k{i}"),
+                    &[h(1), h(1000 + i)],
+                    i as i64,
+                    &NO_WINDOW,
+                )
+                .unwrap()
+                .doc();
+        }
+        let br = store.tree_branch(last, &[h(1), h(1005)]).unwrap();
+        let labels = classify(
+            Heuristic::STRICT,
+            &br,
+            &[
+                BlockInput {
+                    hash: h(1),
+                    all_link_text: false,
+                },
+                BlockInput {
+                    hash: h(1005),
+                    all_link_text: false,
+                },
+            ],
+        );
+        assert_eq!(labels[0].0, Verdict::Boilerplate);
+        assert_eq!(labels[0].1.node, "ex.com/www.ex.com/news");
+        assert_eq!(labels[0].1.support, 6);
+        assert_eq!(labels[0].1.count, 6);
+        assert_eq!(labels[1].0, Verdict::Content);
+        assert!(labels[1].1.unseen);
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused_and_the_file_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pith.db");
+        {
+            let store = Store::open(&path).unwrap();
+            assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+            store
+                .conn
+                .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+                .unwrap();
+        }
+        let err = Store::open(&path).err().unwrap();
+        assert!(matches!(err, StoreError::TooNew { .. }), "{err}");
+        assert!(path.exists());
+    }
+}
