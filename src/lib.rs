@@ -7,6 +7,7 @@
 //! recorded datasets.
 
 pub mod charset;
+pub mod classify;
 pub mod dom;
 pub mod eval;
 pub mod extract;

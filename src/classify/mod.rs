@@ -1,0 +1,168 @@
+//! Block classification: the methods a user can choose (the URL Tree heuristics now; page-level
+//! extractors and the site-aware default build on the same [`Label`]) and the labels they produce.
+
+use std::fmt;
+
+use crate::page::{Block, BlockKind, Page};
+use crate::urltree::{self, BlockInput, Branch, Heuristic, TreeReason};
+
+pub use crate::urltree::Verdict;
+
+/// A way of labelling a page's blocks, selectable in `pith extract` and `pith eval`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// One of the URL Tree heuristics over the site's tree.
+    Tree(Heuristic),
+}
+
+impl Method {
+    /// Every method with its default parameters, in report order.
+    pub fn all() -> Vec<Method> {
+        Heuristic::defaults().into_iter().map(Method::Tree).collect()
+    }
+
+    /// The method used when none is named.
+    pub fn default_method() -> Method {
+        Method::Tree(Heuristic::Vote { min_support: 5 })
+    }
+
+    /// Parses a method name as printed by [`fmt::Display`].
+    pub fn parse(name: &str) -> Result<Method, MethodError> {
+        Heuristic::parse(name)
+            .map(Method::Tree)
+            .map_err(|_| MethodError::Unknown {
+                name: name.to_string(),
+                known: Method::all()
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+
+    /// Whether this method reads the site's URL Tree (and so needs the page to be in it).
+    pub fn uses_tree(&self) -> bool {
+        matches!(self, Method::Tree(_))
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Method::Tree(h) => h.fmt(f),
+        }
+    }
+}
+
+/// A method name that does not parse.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum MethodError {
+    /// Not a known method.
+    #[error(
+        "unknown method {name:?}; known: {known} (and strict-N, strict-support-N, relaxed-at-domain-N, vote-N with other numbers)"
+    )]
+    Unknown {
+        /// What was asked for.
+        name: String,
+        /// The names with default parameters.
+        known: String,
+    },
+}
+
+/// Why a block got its verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// The URL Tree decided.
+    Tree(TreeReason),
+    /// The page has no URL, so no tree: only the link-text rule applies.
+    NoTree {
+        /// The block is entirely link text.
+        all_link_text: bool,
+    },
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Tree(r) => r.fmt(f),
+            Reason::NoTree { all_link_text: true } => {
+                write!(f, "no URL Tree (page without URL): block is entirely link text")
+            }
+            Reason::NoTree { .. } => write!(f, "no URL Tree (page without URL): kept"),
+        }
+    }
+}
+
+/// A block's verdict and the reason for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// Content or boilerplate.
+    pub verdict: Verdict,
+    /// Why.
+    pub reason: Reason,
+}
+
+impl Label {
+    /// Whether the block is content.
+    pub fn is_content(&self) -> bool {
+        self.verdict == Verdict::Content
+    }
+}
+
+/// Every word of the block sits inside a link.
+pub fn is_all_link_text(block: &Block) -> bool {
+    block.words > 0 && block.link_words >= block.words
+}
+
+/// Labels every block of `page` with `method`. `branch` is the page's branch in its site's URL
+/// Tree (the page already inserted), or `None` for a page without a URL.
+pub fn classify(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<Label> {
+    match (method, branch) {
+        (Method::Tree(heuristic), Some(branch)) => {
+            let inputs: Vec<BlockInput> = page
+                .blocks
+                .iter()
+                .map(|b| BlockInput {
+                    hash: b.hash,
+                    all_link_text: is_all_link_text(b),
+                })
+                .collect();
+            urltree::classify(heuristic, branch, &inputs)
+                .into_iter()
+                .map(|(verdict, reason)| Label {
+                    verdict,
+                    reason: Reason::Tree(reason),
+                })
+                .collect()
+        }
+        (Method::Tree(_), None) => page
+            .blocks
+            .iter()
+            .map(|b| {
+                let all_link_text = is_all_link_text(b);
+                Label {
+                    verdict: if all_link_text {
+                        Verdict::Boilerplate
+                    } else {
+                        Verdict::Content
+                    },
+                    reason: Reason::NoTree { all_link_text },
+                }
+            })
+            .collect(),
+    }
+}
+
+/// The clean text of a page: its content text blocks in order, one per line (images carry no text).
+pub fn content_text(page: &Page, labels: &[Label]) -> String {
+    let mut out = String::new();
+    for (block, label) in page.blocks.iter().zip(labels) {
+        if label.is_content() && block.kind != BlockKind::Image {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&block.text);
+        }
+    }
+    out
+}

@@ -1,0 +1,220 @@
+//! Streams a recorded dataset through a fresh database exactly as the reader would (insert each page
+//! into its site's tree, then classify it), and scores every page against its gold text.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::classify::{self, Method};
+use crate::eval::dataset::{self, DatasetError, DatasetPage};
+use crate::eval::report::{self, PageResult, ReportError};
+use crate::eval::score;
+use crate::extract::{Document, Engine, ExtractError, Ingested};
+use crate::store::{Store, StoreError};
+
+/// What to run and where to write.
+#[derive(Debug, Clone)]
+pub struct EvalOptions {
+    /// Methods to score, each on every page (one stream, one tree, several classifications).
+    pub methods: Vec<Method>,
+    /// Where to write per-page texts, CSVs and the plot; nothing is written when `None`.
+    pub out: Option<PathBuf>,
+}
+
+/// The outcome of one evaluation run.
+#[derive(Debug, Default)]
+pub struct EvalRun {
+    /// One result per page and method, in stream order.
+    pub results: Vec<PageResult>,
+    /// Manifest lines and pages that could not be used, with the reason (the rest still ran).
+    pub problems: Vec<String>,
+    /// Pages scored.
+    pub pages: usize,
+    /// Time spent in the engine (decode, parse, blocks, tree insert, classification) for all pages.
+    pub engine_time: Duration,
+    /// Wall time of the whole run, scoring and writing included.
+    pub total_time: Duration,
+}
+
+/// An evaluation that could not run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// The dataset's manifest is missing or unreadable.
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
+    /// The scratch database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The engine failed on the database (not on a page: page problems are reported and skipped).
+    #[error(transparent)]
+    Extract(#[from] ExtractError),
+    /// Writing the outputs failed.
+    #[error(transparent)]
+    Report(#[from] ReportError),
+    /// Writing a page's extracted text failed.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Parses the date at the start of a manifest date (`YYYY-MM-DD`, maybe followed by a time) into
+/// unix seconds at midnight UTC.
+fn parse_date(date: &str) -> Option<i64> {
+    let day = date.get(..10)?;
+    let mut parts = day.split('-');
+    let y: i64 = parts.next()?.parse().ok()?;
+    let m: i64 = parts.next()?.parse().ok()?;
+    let d: i64 = parts.next()?.parse().ok()?;
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some((era * 146_097 + doe - 719_468) * 86_400)
+}
+
+/// Runs every page of the dataset in `dir` through a fresh in-memory database with `engine`, scoring
+/// each method on each page. `progress(done, total)` is called after every page.
+pub fn run(
+    dir: &Path,
+    options: &EvalOptions,
+    engine: &Engine,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<EvalRun, EvalError> {
+    let started = Instant::now();
+    let manifest = dataset::read_manifest(dir)?;
+    let mut run = EvalRun {
+        problems: manifest
+            .problems
+            .iter()
+            .map(|p| format!("manifest line {}: {}", p.line, p.message))
+            .collect(),
+        ..EvalRun::default()
+    };
+    if let Some(out) = &options.out {
+        for method in &options.methods {
+            let path = out.join(method.to_string());
+            std::fs::create_dir_all(&path).map_err(|source| EvalError::Write { path, source })?;
+        }
+    }
+    let mut store = Store::open_in_memory()?;
+    let mut clock = 0i64;
+    let total = manifest.pages.len();
+    for (index, page) in manifest.pages.iter().enumerate() {
+        if let Some(t) = page.date.as_deref().and_then(parse_date) {
+            clock = t;
+        }
+        match run_page(&mut store, engine, page, clock, options, &mut run) {
+            Ok(()) => run.pages += 1,
+            Err(PageProblem::Skip(why)) => run.problems.push(format!("page {}: {why}", page.id)),
+            Err(PageProblem::Fatal(e)) => return Err(e),
+        }
+        progress(index + 1, total);
+    }
+    if let Some(out) = &options.out {
+        report::write_page_csv(&out.join("pages.csv"), &run.results)?;
+        report::write_cumulative_csv(&out.join("cumulative.csv"), &run.results)?;
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        report::plot_cumulative_png(
+            &out.join("cumulative.png"),
+            &run.results,
+            &format!("{name}: cumulative mean F1 along the stream"),
+        )?;
+    }
+    run.total_time = started.elapsed();
+    Ok(run)
+}
+
+enum PageProblem {
+    /// This page cannot be scored; the run goes on.
+    Skip(String),
+    /// The run cannot go on.
+    Fatal(EvalError),
+}
+
+impl From<EvalError> for PageProblem {
+    fn from(e: EvalError) -> Self {
+        PageProblem::Fatal(e)
+    }
+}
+
+fn run_page(
+    store: &mut Store,
+    engine: &Engine,
+    page: &DatasetPage,
+    time: i64,
+    options: &EvalOptions,
+    run: &mut EvalRun,
+) -> Result<(), PageProblem> {
+    let bytes = std::fs::read(&page.html)
+        .map_err(|e| PageProblem::Skip(format!("cannot read {}: {e}", page.html.display())))?;
+    let gold = std::fs::read(&page.gold)
+        .map_err(|e| PageProblem::Skip(format!("cannot read {}: {e}", page.gold.display())))?;
+    let gold = String::from_utf8_lossy(&gold);
+    let started = Instant::now();
+    let mut doc = Document {
+        bytes: &bytes,
+        declared_charset: None,
+        url: page.url.as_deref(),
+        title: page.title.as_deref(),
+        time,
+    };
+    let ingested: Ingested = match engine.ingest(store, &doc) {
+        Ok(i) => i,
+        Err(ExtractError::UrlKey(e)) => {
+            // A URL that makes no key: score the page as one without a URL, and say so.
+            run.problems
+                .push(format!("page {}: {e}; scored without a tree", page.id));
+            doc.url = None;
+            engine.ingest(store, &doc).map_err(EvalError::from)?
+        }
+        Err(e) => return Err(PageProblem::Fatal(e.into())),
+    };
+    let mut texts = Vec::with_capacity(options.methods.len());
+    for &method in &options.methods {
+        let labels = engine
+            .classify(store, &ingested, method)
+            .map_err(EvalError::from)?;
+        texts.push(classify::content_text(&ingested.page, &labels));
+    }
+    run.engine_time += started.elapsed();
+    for (method, text) in options.methods.iter().zip(texts) {
+        if let Some(out) = &options.out {
+            let path = out.join(method.to_string()).join(format!("{}.txt", page.id));
+            std::fs::write(&path, &text).map_err(|source| EvalError::Write { path, source })?;
+        }
+        run.results.push(PageResult {
+            id: page.id.clone(),
+            site: page.site.clone(),
+            method: method.to_string(),
+            has_url: ingested.key.is_some(),
+            score: score::score(&text, &gold),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_parse_to_unix_days() {
+        assert_eq!(parse_date("1970-01-01"), Some(0));
+        assert_eq!(parse_date("2000-03-01"), Some(951_868_800));
+        assert_eq!(parse_date("2019-11-18T10:00:00Z"), Some(1_574_035_200));
+        assert_eq!(parse_date("2019-13-01"), None);
+        assert_eq!(parse_date("soon"), None);
+    }
+}
