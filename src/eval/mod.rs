@@ -10,3 +10,4 @@
 //!   tables, CSV files and the cumulative-F1 plot (the paper's Figure 5).
 
 pub mod dataset;
+pub mod lcs;
