@@ -11,3 +11,4 @@
 
 pub mod dataset;
 pub mod lcs;
+pub mod score;
