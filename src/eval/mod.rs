@@ -11,4 +11,5 @@
 
 pub mod dataset;
 pub mod lcs;
+pub mod report;
 pub mod score;
