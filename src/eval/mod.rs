@@ -1,1 +1,15 @@
-//! (being written)
+//! `pith eval`: measuring the extraction engine on recorded datasets of real pages with human gold text.
+//!
+//! The same engine that feeds the reader runs here, so what the reader shows is what is measured
+//! (DESIGN.md §Evaluation). This half of the module is the measuring stick and the paperwork:
+//!
+//! - [`dataset`] reads a dataset's `manifest.jsonl` into pages in stream order;
+//! - [`score`] turns an extracted text and its gold text into precision, recall and F1 over word tokens,
+//!   using the longest common subsequence computed by [`lcs`];
+//! - [`report`] aggregates per-page scores per method, per site and along the stream, and writes the
+//!   tables, CSV files and the cumulative-F1 plot (the paper's Figure 5).
+
+pub mod dataset;
+pub mod lcs;
+pub mod report;
+pub mod score;
