@@ -380,7 +380,6 @@ mod tests {
         let candidates = [
             root.join("../shared/datasets"),
             root.join("../../shared/datasets"),
-            PathBuf::from("/work/shared/datasets"),
         ];
         candidates
             .iter()

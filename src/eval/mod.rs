@@ -7,9 +7,11 @@
 //! - [`score`] turns an extracted text and its gold text into precision, recall and F1 over word tokens,
 //!   using the longest common subsequence computed by [`lcs`];
 //! - [`report`] aggregates per-page scores per method, per site and along the stream, and writes the
-//!   tables, CSV files and the cumulative-F1 plot (the paper's Figure 5).
+//!   tables, CSV files and the cumulative-F1 plot (the paper's Figure 5);
+//! - [`run`] streams a dataset through a fresh database with the engine and scores every page.
 
 pub mod dataset;
 pub mod lcs;
 pub mod report;
+pub mod run;
 pub mod score;

@@ -157,11 +157,13 @@ fn run_page(
     options: &EvalOptions,
     run: &mut EvalRun,
 ) -> Result<(), PageProblem> {
-    let bytes = std::fs::read(&page.html)
-        .map_err(|e| PageProblem::Skip(format!("cannot read {}: {e}", page.html.display())))?;
-    let gold = std::fs::read(&page.gold)
-        .map_err(|e| PageProblem::Skip(format!("cannot read {}: {e}", page.gold.display())))?;
-    let gold = String::from_utf8_lossy(&gold);
+    let bytes = page
+        .read_html()
+        .map_err(|e| PageProblem::Skip(e.to_string()))?;
+    let gold = page
+        .read_gold()
+        .map_err(|e| PageProblem::Skip(e.to_string()))?;
+    let mut scorer = score::Scorer::new(&gold);
     let started = Instant::now();
     let mut doc = Document {
         bytes: &bytes,
@@ -199,7 +201,7 @@ fn run_page(
             site: page.site.clone(),
             method: method.to_string(),
             has_url: ingested.key.is_some(),
-            score: score::score(&text, &gold),
+            score: scorer.score(&text),
         });
     }
     Ok(())
