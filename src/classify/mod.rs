@@ -74,6 +74,13 @@ pub enum MethodError {
 pub enum Reason {
     /// The URL Tree decided.
     Tree(TreeReason),
+    /// A page-level extractor decided from this page alone.
+    Page {
+        /// The extractor's method name (as in [`Method`]'s display).
+        extractor: &'static str,
+        /// What it saw, in a few words (e.g. `outside the main container`, `link density 0.8`).
+        why: String,
+    },
     /// The page has no URL, so no tree: only the link-text rule applies.
     NoTree {
         /// The block is entirely link text.
@@ -85,6 +92,7 @@ impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reason::Tree(r) => r.fmt(f),
+            Reason::Page { extractor, why } => write!(f, "{extractor}: {why}"),
             Reason::NoTree { all_link_text: true } => {
                 write!(f, "no URL Tree (page without URL): block is entirely link text")
             }
