@@ -10,6 +10,7 @@ pub mod charset;
 pub mod dom;
 pub mod eval;
 pub mod extract;
+pub mod limits;
 pub mod page;
 pub mod store;
 pub mod urlkey;
