@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use html5ever::TokenizerResult;
 use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
@@ -275,6 +275,7 @@ impl Dom {
             root: id,
             next: self.node(id).map(|_| Edge::Open(id)),
             last_opened: None,
+            budget: 2 * self.nodes.len(),
         }
     }
 
@@ -415,6 +416,7 @@ pub struct Traverse<'a> {
     root: NodeId,
     next: Option<Edge>,
     last_opened: Option<NodeId>,
+    budget: usize,
 }
 
 impl Traverse<'_> {
@@ -434,6 +436,9 @@ impl Iterator for Traverse<'_> {
     type Item = Edge;
     fn next(&mut self) -> Option<Edge> {
         let edge = self.next?;
+        // Each node opens and closes once; more edges than that would mean a cycle, which the
+        // tree builder never makes, but a walk must end even then.
+        self.budget = self.budget.checked_sub(1)?;
         self.next = match edge {
             Edge::Open(id) => match self.dom.first_child(id) {
                 Some(child) => Some(Edge::Open(child)),
@@ -480,6 +485,8 @@ struct Arena {
     nodes: Vec<Node>,
     /// `<template>` element → the detached fragment holding its contents.
     template_contents: HashMap<NodeId, NodeId>,
+    /// MathML `<annotation-xml>` elements whose encoding makes their content HTML.
+    integration_points: HashSet<NodeId>,
     /// Returned by `elem_name` for a handle that is not an element (html5ever only asks about
     /// elements, but a wrong answer is better than a panic).
     placeholder_name: QualName,
@@ -491,6 +498,7 @@ impl Default for Arena {
         Arena {
             nodes: vec![Node::new(NodeData::Document)],
             template_contents: HashMap::new(),
+            integration_points: HashSet::new(),
             placeholder_name: QualName::new(None, ns!(html), local_name!("span")),
             limits_hit: LimitsHit::default(),
         }
@@ -704,6 +712,9 @@ impl TreeSink for Sink {
             let contents = arena.push(NodeData::Document);
             arena.template_contents.insert(id, contents);
         }
+        if flags.mathml_annotation_xml_integration_point {
+            arena.integration_points.insert(id);
+        }
         id
     }
 
@@ -760,6 +771,10 @@ impl TreeSink for Sink {
         let contents = arena.push(NodeData::Document);
         arena.template_contents.insert(*target, contents);
         contents
+    }
+
+    fn is_mathml_annotation_xml_integration_point(&self, handle: &NodeId) -> bool {
+        self.arena.borrow().integration_points.contains(handle)
     }
 
     fn same_node(&self, x: &NodeId, y: &NodeId) -> bool {
@@ -1347,6 +1362,12 @@ mod tests {
         assert!(!dom.is_html(svg, &local_name!("svg")));
         let mi = dom.first_element_by_name("mi").unwrap();
         assert_eq!(dom.namespace(mi), Some(&ns!(mathml)));
+        // HTML inside an HTML annotation of MathML is HTML again.
+        let dom = Dom::parse(
+            "<math><annotation-xml encoding='text/html'><section>x</section></annotation-xml></math>",
+        );
+        let section = dom.first_element_by_name("section").unwrap();
+        assert_eq!(dom.namespace(section), Some(&ns!(html)));
     }
 
     #[test]
