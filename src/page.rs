@@ -116,11 +116,7 @@ impl Block {
 pub fn hash_text(text: &str) -> BlockHash {
     let mut letters = String::with_capacity(text.len());
     for c in text.chars().filter(|c| c.is_alphabetic()) {
-        if c.is_lowercase() || !c.is_uppercase() {
-            letters.push(c);
-        } else {
-            letters.extend(c.to_lowercase());
-        }
+        letters.extend(c.to_lowercase());
     }
     md5_prefix(&[letters.as_bytes()])
 }
@@ -1276,6 +1272,30 @@ mod tests {
         // UTF-8 bytes declared ISO-8859-1 are read as UTF-8.
         let p = parse_page("<p>naïve</p>".as_bytes(), Some("iso-8859-1"), None);
         assert_eq!(texts(&p), ["naïve"]);
+    }
+
+    #[test]
+    fn random_bytes_give_some_page() {
+        let mut state: u64 = 0xD1B5_4A32_D192_ED03;
+        let alphabet = b"<<>>/=\"' abpimgsrcdvlhtref!-&;#\n\xd0\xb6\xe6\x97\xa5\xff\x00";
+        for len in [0, 1, 2, 100, 10_000] {
+            for _ in 0..10 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        alphabet[(state % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                let p = parse_page(&bytes, None, None);
+                for (i, b) in p.blocks.iter().enumerate() {
+                    assert_eq!(b.position as usize, i);
+                    assert!(!b.text.is_empty() || b.kind == BlockKind::Image);
+                    assert!(b.link_words <= b.words);
+                }
+            }
+        }
     }
 
     #[test]
