@@ -31,6 +31,17 @@ CREATE TABLE IF NOT EXISTS tree_doc (
     url_key TEXT    NOT NULL,
     added   INTEGER NOT NULL,            -- the document's time in the stream, unix seconds
     hashes  BLOB    NOT NULL,            -- its unique block hashes, 8 bytes each, sorted
+    container TEXT,                      -- DOM signature of its main content container, if any
     UNIQUE (domain, url_key)
 );
 CREATE INDEX IF NOT EXISTS tree_doc_by_age ON tree_doc (domain, added, id);
+
+-- Per-site memory kept with the tree's nodes: how many documents under a node had their main content
+-- in a container with this DOM signature (tag path with ids and classes, digits folded). Counted and
+-- removed exactly like tree_counter, so the site's agreement follows the history window.
+CREATE TABLE IF NOT EXISTS site_container (
+    node      INTEGER NOT NULL,
+    signature TEXT    NOT NULL,
+    count     INTEGER NOT NULL,
+    PRIMARY KEY (node, signature)
+) WITHOUT ROWID;

@@ -3,7 +3,7 @@
 
 use crate::classify::{self, Label, Method};
 use crate::page::{self, Page};
-use crate::store::{DocId, Store, StoreError, TreeInsert};
+use crate::store::{DocId, Store, StoreError, TreeDocument, TreeInsert};
 use crate::urlkey::{self, QueryRules, UrlKey, UrlKeyError};
 use crate::urltree::{Branch, HistoryWindow};
 
@@ -78,7 +78,15 @@ impl Engine {
         let (tree_doc, duplicate) = match &key {
             Some(key) => {
                 let hashes: Vec<_> = page.blocks.iter().map(|b| b.hash).collect();
-                match store.tree_insert(&key.branch(), &key.key, &hashes, doc.time, &self.window)? {
+                let branch = key.branch();
+                let tree_doc = TreeDocument {
+                    branch: &branch,
+                    url_key: &key.key,
+                    hashes: &hashes,
+                    container: None,
+                    added: doc.time,
+                };
+                match store.tree_insert(&tree_doc, &self.window)? {
                     TreeInsert::Inserted(id) => (Some(id), false),
                     TreeInsert::Duplicate(id) => (Some(id), true),
                 }

@@ -188,6 +188,9 @@ pub struct NodeStats {
     pub support: u32,
     /// `c(b)` for the hashes asked about; a hash absent here has count 0.
     pub counts: HashMap<BlockHash, u32>,
+    /// The main-content container signatures of the documents under this node, most frequent first
+    /// (at most a few), with how many documents had each.
+    pub containers: Vec<(String, u32)>,
 }
 
 impl NodeStats {
@@ -388,6 +391,7 @@ mod tests {
             path: path.to_string(),
             support,
             counts: counts.iter().map(|&(k, c)| (h(k), c)).collect(),
+            containers: Vec::new(),
         }
     }
 

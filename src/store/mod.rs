@@ -65,6 +65,21 @@ impl TreeInsert {
     }
 }
 
+/// A document offered to the URL Tree.
+#[derive(Debug, Clone, Copy)]
+pub struct TreeDocument<'a> {
+    /// The URL key's branch, registrable domain first (see [`crate::urlkey::UrlKey::branch`]).
+    pub branch: &'a [String],
+    /// The URL key: a second document with the same key in the domain is not counted again.
+    pub url_key: &'a str,
+    /// Its block hashes (made unique before counting).
+    pub hashes: &'a [BlockHash],
+    /// The DOM signature of its main content container, when the page-level extractor found one.
+    pub container: Option<&'a str>,
+    /// Its time in the stream, unix seconds (the history window's clock).
+    pub added: i64,
+}
+
 /// One node of a site's tree, for display and checks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TreeNodeInfo {

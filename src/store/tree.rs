@@ -6,24 +6,28 @@ use std::collections::{BTreeMap, HashMap};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use super::{
-    DocId, Store, StoreError, TreeInsert, TreeNodeInfo, hash_to_sql, pack_hashes, unpack_hashes,
+    DocId, Store, StoreError, TreeDocument, TreeInsert, TreeNodeInfo, hash_to_sql, pack_hashes,
+    unpack_hashes,
 };
 use crate::page::BlockHash;
 use crate::urltree::{Branch, HistoryWindow, NodeStats};
 
 impl Store {
-    /// Inserts a document into its domain's tree: `branch` is the URL key's branch (registrable
-    /// domain first, see [`crate::urlkey`]), `hashes` its block hashes (made unique here), `added` its
-    /// time in the stream. A document whose URL key is already in the domain is not counted again.
-    /// Then the domain's history window is applied, in the same transaction.
+    /// Inserts a document into its domain's tree, counting its unique hashes and its container
+    /// signature at every node of its branch. A document whose URL key is already in the domain is
+    /// not counted again. Then the domain's history window is applied, in the same transaction.
     pub fn tree_insert(
         &mut self,
-        branch: &[String],
-        url_key: &str,
-        hashes: &[BlockHash],
-        added: i64,
+        doc: &TreeDocument<'_>,
         window: &HistoryWindow,
     ) -> Result<TreeInsert, StoreError> {
+        let TreeDocument {
+            branch,
+            url_key,
+            hashes,
+            container,
+            added,
+        } = *doc;
         if branch.is_empty() {
             return Err(StoreError::Corrupt(
                 "a URL-key branch must name at least the domain".into(),
@@ -64,21 +68,30 @@ impl Store {
                 "INSERT INTO tree_counter (node, hash, count) VALUES (?1, ?2, 1)
                  ON CONFLICT (node, hash) DO UPDATE SET count = count + 1",
             )?;
+            let mut bump_container = tx.prepare_cached(
+                "INSERT INTO site_container (node, signature, count) VALUES (?1, ?2, 1)
+                 ON CONFLICT (node, signature) DO UPDATE SET count = count + 1",
+            )?;
             for &node in &nodes {
                 bump_node.execute([node])?;
                 for hash in &unique {
                     bump_counter.execute(params![node, hash_to_sql(hash)])?;
                 }
+                if let Some(signature) = container {
+                    bump_container.execute(params![node, signature])?;
+                }
             }
             tx.prepare_cached(
-                "INSERT INTO tree_doc (domain, leaf, url_key, added, hashes) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO tree_doc (domain, leaf, url_key, added, hashes, container)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
             .execute(params![
                 nodes[0],
                 nodes[nodes.len() - 1],
                 url_key,
                 added,
-                pack_hashes(&unique)
+                pack_hashes(&unique),
+                container
             ])?;
             let doc = tx.last_insert_rowid();
             apply_window(tx, nodes[0], added, window)?;
@@ -138,6 +151,10 @@ impl Store {
         let mut get_count = self
             .conn
             .prepare_cached("SELECT count FROM tree_counter WHERE node = ?1 AND hash = ?2")?;
+        let mut get_containers = self.conn.prepare_cached(
+            "SELECT signature, count FROM site_container WHERE node = ?1
+             ORDER BY count DESC, signature LIMIT 4",
+        )?;
         let mut path = String::new();
         let mut nodes = Vec::with_capacity(chain.len());
         for (id, segment, support) in chain {
@@ -154,10 +171,14 @@ impl Store {
                     counts.insert(*hash, count);
                 }
             }
+            let containers = get_containers
+                .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<Vec<(String, u32)>, _>>()?;
             nodes.push(NodeStats {
                 path: path.clone(),
                 support,
                 counts,
+                containers,
             });
         }
         Ok(Branch { nodes })
@@ -222,9 +243,18 @@ impl Store {
         }
         let mut want_support: BTreeMap<i64, u32> = BTreeMap::new();
         let mut want_counts: BTreeMap<(i64, i64), u32> = BTreeMap::new();
-        let mut stmt = self.conn.prepare("SELECT leaf, hashes FROM tree_doc")?;
-        for row in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))? {
-            let (leaf, blob) = row?;
+        let mut want_containers: BTreeMap<(i64, String), u32> = BTreeMap::new();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT leaf, hashes, container FROM tree_doc")?;
+        for row in stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Vec<u8>>(1)?,
+                r.get::<_, Option<String>>(2)?,
+            ))
+        })? {
+            let (leaf, blob, container) = row?;
             let hashes = unpack_hashes(&blob)?;
             let mut node = leaf;
             let mut steps = 0;
@@ -232,6 +262,11 @@ impl Store {
                 *want_support.entry(node).or_default() += 1;
                 for h in &hashes {
                     *want_counts.entry((node, hash_to_sql(h))).or_default() += 1;
+                }
+                if let Some(signature) = &container {
+                    *want_containers
+                        .entry((node, signature.clone()))
+                        .or_default() += 1;
                 }
                 node = *parents.get(&node).ok_or_else(|| {
                     StoreError::Corrupt(format!("document leaf chain reaches missing node {node}"))
@@ -271,6 +306,21 @@ impl Store {
                 want_counts.len()
             ));
         }
+        let mut stored_containers: BTreeMap<(i64, String), u32> = BTreeMap::new();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT node, signature, count FROM site_container")?;
+        for row in stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
+            let (node, signature, count): (i64, String, u32) = row?;
+            stored_containers.insert((node, signature), count);
+        }
+        if stored_containers != want_containers {
+            errors.push(format!(
+                "container counts differ from a recount ({} stored, {} expected)",
+                stored_containers.len(),
+                want_containers.len()
+            ));
+        }
         Ok(errors)
     }
 
@@ -304,11 +354,11 @@ fn node_id(conn: &Connection, parent: i64, segment: &str) -> Result<Option<i64>,
 }
 
 fn remove_doc(tx: &Transaction<'_>, doc: DocId) -> Result<bool, StoreError> {
-    let row: Option<(i64, Vec<u8>)> = tx
-        .prepare_cached("SELECT leaf, hashes FROM tree_doc WHERE id = ?1")?
-        .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?)))
+    let row: Option<(i64, Vec<u8>, Option<String>)> = tx
+        .prepare_cached("SELECT leaf, hashes, container FROM tree_doc WHERE id = ?1")?
+        .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
-    let Some((leaf, blob)) = row else {
+    let Some((leaf, blob, container)) = row else {
         return Ok(false);
     };
     let hashes = unpack_hashes(&blob)?;
@@ -321,6 +371,11 @@ fn remove_doc(tx: &Transaction<'_>, doc: DocId) -> Result<bool, StoreError> {
         "UPDATE tree_node SET support = support - 1 WHERE id = ?1 RETURNING parent, support",
     )?;
     let mut delete_node = tx.prepare_cached("DELETE FROM tree_node WHERE id = ?1")?;
+    let mut decrement_container = tx.prepare_cached(
+        "UPDATE site_container SET count = count - 1 WHERE node = ?1 AND signature = ?2 RETURNING count",
+    )?;
+    let mut delete_container =
+        tx.prepare_cached("DELETE FROM site_container WHERE node = ?1 AND signature = ?2")?;
     let mut node = leaf;
     let mut steps = 0;
     while node != 0 {
@@ -331,6 +386,14 @@ fn remove_doc(tx: &Transaction<'_>, doc: DocId) -> Result<bool, StoreError> {
                 .optional()?;
             if left.is_some_and(|c| c <= 0) {
                 delete_counter.execute(params![node, key])?;
+            }
+        }
+        if let Some(signature) = &container {
+            let left: Option<i64> = decrement_container
+                .query_row(params![node, signature], |r| r.get(0))
+                .optional()?;
+            if left.is_some_and(|c| c <= 0) {
+                delete_container.execute(params![node, signature])?;
             }
         }
         let (parent, support): (i64, i64) =
@@ -416,6 +479,40 @@ mod tests {
         parts.iter().map(|s| s.to_string()).collect()
     }
 
+    /// Inserts without a container signature (most tests are about block counters).
+    trait InsertPlain {
+        fn insert_plain(
+            &mut self,
+            branch: &[String],
+            url_key: &str,
+            hashes: &[BlockHash],
+            added: i64,
+            window: &HistoryWindow,
+        ) -> Result<TreeInsert, StoreError>;
+    }
+
+    impl InsertPlain for Store {
+        fn insert_plain(
+            &mut self,
+            branch: &[String],
+            url_key: &str,
+            hashes: &[BlockHash],
+            added: i64,
+            window: &HistoryWindow,
+        ) -> Result<TreeInsert, StoreError> {
+            self.tree_insert(
+                &TreeDocument {
+                    branch,
+                    url_key,
+                    hashes,
+                    container: None,
+                    added,
+                },
+                window,
+            )
+        }
+    }
+
     const NO_WINDOW: HistoryWindow = HistoryWindow {
         max_docs: u32::MAX,
         max_age_secs: i64::MAX,
@@ -427,7 +524,7 @@ mod tests {
         let mut store = Store::open_in_memory().unwrap();
         let b = branch(&["ex.com", "www.ex.com", "news", "a"]);
         let doc = store
-            .tree_insert(
+            .insert_plain(
                 &b,
                 "http://www.ex.com/news/a",
                 &[h(1), h(2), h(2)],
@@ -456,10 +553,10 @@ mod tests {
         let mut store = Store::open_in_memory().unwrap();
         let b = branch(&["ex.com", "www.ex.com", "a"]);
         let first = store
-            .tree_insert(&b, "http://www.ex.com/a", &[h(1)], 0, &NO_WINDOW)
+            .insert_plain(&b, "http://www.ex.com/a", &[h(1)], 0, &NO_WINDOW)
             .unwrap();
         let second = store
-            .tree_insert(&b, "http://www.ex.com/a", &[h(1)], 5, &NO_WINDOW)
+            .insert_plain(&b, "http://www.ex.com/a", &[h(1)], 5, &NO_WINDOW)
             .unwrap();
         assert_eq!(second, TreeInsert::Duplicate(first.doc()));
         let br = store.tree_branch(first.doc(), &[h(1)]).unwrap();
@@ -467,7 +564,7 @@ mod tests {
         assert_eq!(br.nodes[0].count(&h(1)), 1);
         // The same key in another domain is another document.
         let other = store
-            .tree_insert(
+            .insert_plain(
                 &branch(&["other.org", "other.org", "a"]),
                 "http://www.ex.com/a",
                 &[h(1)],
@@ -482,7 +579,7 @@ mod tests {
     fn removal_is_exact_and_prunes_empty_nodes() {
         let mut store = Store::open_in_memory().unwrap();
         let a = store
-            .tree_insert(
+            .insert_plain(
                 &branch(&["ex.com", "ex.com", "x"]),
                 "k1",
                 &[h(1), h(2)],
@@ -491,7 +588,7 @@ mod tests {
             )
             .unwrap();
         let b = store
-            .tree_insert(
+            .insert_plain(
                 &branch(&["ex.com", "ex.com", "y"]),
                 "k2",
                 &[h(1), h(3)],
@@ -557,7 +654,19 @@ mod tests {
                     } else {
                         NO_WINDOW
                     };
-                    let outcome = store.tree_insert(&b, &key, &hashes, step, &window).unwrap();
+                    let container = ["div#main", "article.story", ""][rng.next(3) as usize];
+                    let outcome = store
+                        .tree_insert(
+                            &TreeDocument {
+                                branch: &b,
+                                url_key: &key,
+                                hashes: &hashes,
+                                container: (!container.is_empty()).then_some(container),
+                                added: step,
+                            },
+                            &window,
+                        )
+                        .unwrap();
                     live.push(outcome.doc());
                     // The window may have removed some documents: keep only those still stored.
                     let mut still = Vec::new();
@@ -585,7 +694,7 @@ mod tests {
         let day = |i: i64| i * 10;
         for i in 0..8 {
             store
-                .tree_insert(
+                .insert_plain(
                     &branch(&["ex.com", "ex.com", &format!("p{i}")]),
                     &format!("k{i}"),
                     &[h(1), h(100 + i as u64)],
@@ -598,7 +707,7 @@ mod tests {
         assert_eq!(store.tree_doc_count("ex.com").unwrap(), 5);
         // A document far in the future: everything older than 100 s leaves, but the 2 newest stay.
         store
-            .tree_insert(
+            .insert_plain(
                 &branch(&["ex.com", "ex.com", "late"]),
                 "late",
                 &[h(1)],
@@ -616,7 +725,7 @@ mod tests {
         let mut last = 0;
         for i in 0..6 {
             last = store
-                .tree_insert(
+                .insert_plain(
                     &branch(&["ex.com", "www.ex.com", "news", &format!("s{i}")]),
                     &format!("k{i}"),
                     &[h(1), h(1000 + i)],
@@ -647,5 +756,58 @@ mod tests {
         assert_eq!(labels[0].1.count, 6);
         assert_eq!(labels[1].0, Verdict::Content);
         assert!(labels[1].1.unseen);
+    }
+}
+
+#[cfg(test)]
+mod container_tests {
+    use super::*;
+
+    #[test]
+    fn container_signatures_are_counted_along_the_branch_and_leave_exactly() {
+        let mut store = Store::open_in_memory().unwrap();
+        let window = HistoryWindow::default();
+        let mut docs = Vec::new();
+        for (i, sig) in ["div#story", "div#story", "div#story", "article.post"]
+            .iter()
+            .enumerate()
+        {
+            let branch: Vec<String> = ["ex.com", "www.ex.com", "news", &format!("a{i}")]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            let key = format!("k{i}");
+            docs.push(
+                store
+                    .tree_insert(
+                        &TreeDocument {
+                            branch: &branch,
+                            url_key: &key,
+                            hashes: &[],
+                            container: Some(sig),
+                            added: i as i64,
+                        },
+                        &window,
+                    )
+                    .unwrap()
+                    .doc(),
+            );
+        }
+        let branch = store.tree_branch(docs[3], &[]).unwrap();
+        assert_eq!(
+            branch.nodes[2].containers,
+            vec![
+                ("div#story".to_string(), 3),
+                ("article.post".to_string(), 1)
+            ]
+        );
+        assert_eq!(
+            branch.nodes[3].containers,
+            vec![("article.post".to_string(), 1)]
+        );
+        store.tree_remove(docs[0]).unwrap();
+        let branch = store.tree_branch(docs[3], &[]).unwrap();
+        assert_eq!(branch.nodes[0].containers[0], ("div#story".to_string(), 2));
+        assert!(store.tree_consistency_errors().unwrap().is_empty());
     }
 }
