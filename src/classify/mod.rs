@@ -6,6 +6,8 @@ use std::fmt;
 use crate::page::{Block, BlockKind, Page};
 use crate::urltree::{self, BlockInput, Branch, Heuristic, TreeReason};
 
+pub mod signature;
+
 pub use crate::urltree::Verdict;
 
 /// A way of labelling a page's blocks, selectable in `pith extract` and `pith eval`.

@@ -1,0 +1,161 @@
+//! DOM signatures of content containers: a way to name "the same container" on every page of a
+//! site, so that the site's pages can agree on where their content lives.
+//!
+//! A signature is the element path from `<body>` (exclusive) down to the container, each step written
+//! `tag`, `tag#id`, `tag.class` or `tag#id.class`. Only the first class is kept, because later classes
+//! tend to vary per page (WordPress's `category-…`, `tag-…`, `has-thumbnail`), and every run of digits
+//! becomes `0`, because ids like `post-48213` number the article rather than name the container.
+
+use crate::dom::{Dom, NodeId};
+
+/// Longest signature kept, in steps: containers deeper than this are named by their last steps.
+const MAX_STEPS: usize = 40;
+
+/// One step of a signature for an element.
+fn step(dom: &Dom, node: NodeId) -> Option<String> {
+    let name = dom.element_name(node)?;
+    let mut out = String::with_capacity(24);
+    out.push_str(name);
+    if let Some(id) = dom
+        .attr(node, "id")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        out.push('#');
+        push_folded(&mut out, id);
+    }
+    if let Some(class) = dom
+        .attr(node, "class")
+        .and_then(|c| c.split_ascii_whitespace().next())
+    {
+        out.push('.');
+        push_folded(&mut out, class);
+    }
+    Some(out)
+}
+
+/// Appends `text` with every run of ASCII digits folded to one `0` and separators escaped, so that
+/// numbered ids of the same container compare equal and a step never contains `/`.
+fn push_folded(out: &mut String, text: &str) {
+    let mut in_digits = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('0');
+            }
+            in_digits = true;
+            continue;
+        }
+        in_digits = false;
+        match c {
+            '/' | ' ' => out.push('_'),
+            c => out.push(c),
+        }
+    }
+}
+
+/// The signature of `node`, or `None` when it is not an element below `<body>`.
+pub fn signature(dom: &Dom, node: NodeId) -> Option<String> {
+    let mut steps = Vec::new();
+    let mut current = Some(node);
+    while let Some(n) = current {
+        match dom.element_name(n) {
+            Some("body") | Some("html") => break,
+            Some(_) => {
+                if let Some(s) = step(dom, n) {
+                    steps.push(s);
+                }
+            }
+            None => return None,
+        }
+        current = dom.parent(n);
+    }
+    if steps.is_empty() {
+        return None;
+    }
+    steps.truncate(MAX_STEPS);
+    steps.reverse();
+    Some(steps.join("/"))
+}
+
+/// Every element of `dom` whose signature is `wanted`, found by walking down from `<body>` one step
+/// at a time (no signature is computed for elements off the path).
+pub fn find(dom: &Dom, wanted: &str) -> Vec<NodeId> {
+    let Some(body) = dom.first_element_by_name("body") else {
+        return Vec::new();
+    };
+    let steps: Vec<&str> = wanted.split('/').collect();
+    if steps.len() >= MAX_STEPS {
+        // A truncated signature no longer starts at <body>; matching it from the top would be wrong.
+        return Vec::new();
+    }
+    let mut frontier = vec![body];
+    for want in steps {
+        let mut next = Vec::new();
+        for &parent in &frontier {
+            for child in dom.children(parent) {
+                if step(dom, child).as_deref() == Some(want) {
+                    next.push(child);
+                }
+            }
+        }
+        if next.is_empty() {
+            return Vec::new();
+        }
+        frontier = next;
+    }
+    frontier
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::page_from_html;
+
+    fn node_with_id(dom: &Dom, id: &str) -> NodeId {
+        let root = dom.root();
+        dom.descendants(root)
+            .find(|&n| dom.attr(n, "id") == Some(id))
+            .expect("element with id")
+    }
+
+    #[test]
+    fn signatures_fold_numbers_and_keep_the_first_class() {
+        let page = page_from_html(
+            r#"<html><body class="single postid-5"><div id="wrap"><article id="post-48213"
+            class="post-48213 post type-post category-news"><p>Text</p></article></div></body></html>"#,
+            None,
+        );
+        let node = node_with_id(&page.dom, "post-48213");
+        assert_eq!(
+            signature(&page.dom, node).as_deref(),
+            Some("div#wrap/article#post-0.post-0")
+        );
+    }
+
+    #[test]
+    fn the_same_container_is_found_on_another_page() {
+        let a = page_from_html(
+            r#"<body><div id="main"><div class="story" id="s-1"><p>One</p></div></div></body>"#,
+            None,
+        );
+        let b = page_from_html(
+            r#"<body><div id="main"><div class="ad">x</div><div class="story" id="s-22"><p>Two</p></div></div></body>"#,
+            None,
+        );
+        let sig = signature(&a.dom, node_with_id(&a.dom, "s-1")).unwrap();
+        let found = find(&b.dom, &sig);
+        assert_eq!(found, vec![node_with_id(&b.dom, "s-22")]);
+        assert!(find(&b.dom, "div#main/section.story").is_empty());
+        assert!(find(&b.dom, "").is_empty());
+    }
+
+    #[test]
+    fn body_and_non_elements_have_no_signature() {
+        let page = page_from_html("<body><p>x</p></body>", None);
+        let body = page.dom.first_element_by_name("body").unwrap();
+        assert_eq!(signature(&page.dom, body), None);
+        let empty = page_from_html("", None);
+        assert!(find(&empty.dom, "div").is_empty());
+    }
+}
