@@ -63,6 +63,10 @@ enum Command {
         /// Print the tables as Markdown (for README.md).
         #[arg(long)]
         markdown: bool,
+        /// `causal`: classify each page on arrival; `reread`: insert the whole stream first, then
+        /// classify every page (what a reader sees opening earlier articles).
+        #[arg(long, default_value = "causal")]
+        mode: String,
     },
 }
 
@@ -173,12 +177,16 @@ fn eval(
     out: Option<PathBuf>,
     per_site: bool,
     markdown: bool,
+    mode: &str,
 ) -> Result<()> {
     let methods = parse_methods(methods)?;
+    let mode = eval_run::Mode::parse(mode)
+        .with_context(|| format!("unknown --mode {mode:?}: use causal or reread"))?;
     let engine = engine()?;
     let options = eval_run::EvalOptions {
         methods,
         out: out.clone(),
+        mode,
     };
     let interactive = std::io::stderr().is_terminal();
     let run = eval_run::run(dataset, &options, &engine, |done, total| {
@@ -245,7 +253,8 @@ fn main() {
             out,
             per_site,
             markdown,
-        }) => eval(&dataset, &heuristic, out, per_site, markdown),
+            mode,
+        }) => eval(&dataset, &heuristic, out, per_site, markdown, &mode),
         None => {
             use clap::CommandFactory;
             Cli::command().print_help().map_err(anyhow::Error::from)

@@ -3,12 +3,15 @@
 
 mod common;
 
+use pith::eval::run::Mode;
+
 /// The URL Tree heuristics on cleanportaleval (first measured: strict 0.878, strict-support-100,
 /// strict-at-domain and relaxed-at-domain-500 0.882, vote 0.859).
 #[test]
 fn url_tree_heuristics_on_cleanportaleval_keep_their_floor() {
     common::assert_floors(
         "cleanportaleval",
+        Mode::Causal,
         &[
             ("strict", 0.868),
             ("strict-support-100", 0.872),

@@ -9,7 +9,29 @@ use crate::eval::dataset::{self, DatasetError, DatasetPage};
 use crate::eval::report::{self, PageResult, ReportError};
 use crate::eval::score;
 use crate::extract::{Document, Engine, ExtractError, Ingested};
-use crate::store::{Store, StoreError};
+use crate::store::{DocId, Store, StoreError};
+
+/// When pages are classified relative to the stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Each page is classified on arrival, with what the tree knows then (the paper's setting).
+    #[default]
+    Causal,
+    /// The whole stream is inserted first, then every page is classified: what a reader opening
+    /// yesterday's articles sees, since pith classifies again at reading time.
+    Reread,
+}
+
+impl Mode {
+    /// Parses `causal` or `reread`.
+    pub fn parse(name: &str) -> Option<Mode> {
+        match name {
+            "causal" => Some(Mode::Causal),
+            "reread" => Some(Mode::Reread),
+            _ => None,
+        }
+    }
+}
 
 /// What to run and where to write.
 #[derive(Debug, Clone)]
@@ -18,6 +40,8 @@ pub struct EvalOptions {
     pub methods: Vec<Method>,
     /// Where to write per-page texts, CSVs and the plot; nothing is written when `None`.
     pub out: Option<PathBuf>,
+    /// Classify on arrival or after the whole stream.
+    pub mode: Mode,
 }
 
 /// The outcome of one evaluation run.
@@ -108,16 +132,45 @@ pub fn run(
     let mut store = Store::open_in_memory()?;
     let mut clock = 0i64;
     let total = manifest.pages.len();
+    let steps = if options.mode == Mode::Reread {
+        2 * total
+    } else {
+        total
+    };
+    // In reread mode the first pass only inserts; the tree documents are remembered for the second.
+    let mut inserted: Vec<Option<(Option<DocId>, i64)>> = Vec::with_capacity(total);
     for (index, page) in manifest.pages.iter().enumerate() {
         if let Some(t) = page.date.as_deref().and_then(parse_date) {
             clock = t;
         }
-        match run_page(&mut store, engine, page, clock, options, &mut run) {
-            Ok(()) => run.pages += 1,
-            Err(PageProblem::Skip(why)) => run.problems.push(format!("page {}: {why}", page.id)),
+        let outcome = match options.mode {
+            Mode::Causal => run_page(&mut store, engine, page, clock, None, options, &mut run),
+            Mode::Reread => insert_page(&mut store, engine, page, clock, &mut run)
+                .map(|doc| inserted.push(Some((doc, clock)))),
+        };
+        match outcome {
+            Ok(()) if options.mode == Mode::Causal => run.pages += 1,
+            Ok(()) => {}
+            Err(PageProblem::Skip(why)) => {
+                inserted.push(None);
+                run.problems.push(format!("page {}: {why}", page.id));
+            }
             Err(PageProblem::Fatal(e)) => return Err(e),
         }
-        progress(index + 1, total);
+        progress(index + 1, steps);
+    }
+    if options.mode == Mode::Reread {
+        for (index, (page, doc)) in manifest.pages.iter().zip(&inserted).enumerate() {
+            let Some((doc, time)) = *doc else { continue };
+            match run_page(&mut store, engine, page, time, Some(doc), options, &mut run) {
+                Ok(()) => run.pages += 1,
+                Err(PageProblem::Skip(why)) => {
+                    run.problems.push(format!("page {}: {why}", page.id))
+                }
+                Err(PageProblem::Fatal(e)) => return Err(e),
+            }
+            progress(total + index + 1, steps);
+        }
     }
     if let Some(out) = &options.out {
         report::write_page_csv(&out.join("pages.csv"), &run.results)?;
@@ -149,11 +202,61 @@ impl From<EvalError> for PageProblem {
     }
 }
 
+/// Ingests a page (inserting it into its site's tree), falling back to a page without a URL when
+/// its URL makes no key.
+fn ingest(
+    store: &mut Store,
+    engine: &Engine,
+    page: &DatasetPage,
+    bytes: &[u8],
+    time: i64,
+    run: &mut EvalRun,
+) -> Result<Ingested, PageProblem> {
+    let mut doc = Document {
+        bytes,
+        declared_charset: None,
+        url: page.url.as_deref(),
+        title: page.title.as_deref(),
+        time,
+    };
+    match engine.ingest(store, &doc) {
+        Ok(i) => Ok(i),
+        Err(ExtractError::UrlKey(e)) => {
+            // A URL that makes no key: score the page as one without a URL, and say so.
+            run.problems
+                .push(format!("page {}: {e}; scored without a tree", page.id));
+            doc.url = None;
+            Ok(engine.ingest(store, &doc).map_err(EvalError::from)?)
+        }
+        Err(e) => Err(PageProblem::Fatal(e.into())),
+    }
+}
+
+/// The first pass of a reread run: insert only. Returns the page's tree document.
+fn insert_page(
+    store: &mut Store,
+    engine: &Engine,
+    page: &DatasetPage,
+    time: i64,
+    run: &mut EvalRun,
+) -> Result<Option<DocId>, PageProblem> {
+    let bytes = page
+        .read_html()
+        .map_err(|e| PageProblem::Skip(e.to_string()))?;
+    let started = Instant::now();
+    let ingested = ingest(store, engine, page, &bytes, time, run)?;
+    run.engine_time += started.elapsed();
+    Ok(ingested.doc)
+}
+
+/// Classifies one page with every method and scores it. `reopen` is `Some(tree document)` when the
+/// page was inserted earlier (reread mode): it is then parsed again and not counted twice.
 fn run_page(
     store: &mut Store,
     engine: &Engine,
     page: &DatasetPage,
     time: i64,
+    reopen: Option<Option<DocId>>,
     options: &EvalOptions,
     run: &mut EvalRun,
 ) -> Result<(), PageProblem> {
@@ -165,23 +268,25 @@ fn run_page(
         .map_err(|e| PageProblem::Skip(e.to_string()))?;
     let mut scorer = score::Scorer::new(&gold);
     let started = Instant::now();
-    let mut doc = Document {
-        bytes: &bytes,
-        declared_charset: None,
-        url: page.url.as_deref(),
-        title: page.title.as_deref(),
-        time,
-    };
-    let ingested: Ingested = match engine.ingest(store, &doc) {
-        Ok(i) => i,
-        Err(ExtractError::UrlKey(e)) => {
-            // A URL that makes no key: score the page as one without a URL, and say so.
-            run.problems
-                .push(format!("page {}: {e}; scored without a tree", page.id));
-            doc.url = None;
-            engine.ingest(store, &doc).map_err(EvalError::from)?
+    let ingested: Ingested = match reopen {
+        None => ingest(store, engine, page, &bytes, time, run)?,
+        Some(doc) => {
+            let url = if doc.is_some() {
+                page.url.as_deref()
+            } else {
+                None
+            };
+            let document = Document {
+                bytes: &bytes,
+                declared_charset: None,
+                url,
+                title: page.title.as_deref(),
+                time,
+            };
+            engine
+                .reopen(&document, doc)
+                .map_err(|e| PageProblem::Fatal(e.into()))?
         }
-        Err(e) => return Err(PageProblem::Fatal(e.into())),
     };
     let mut texts = Vec::with_capacity(options.methods.len());
     for &method in &options.methods {

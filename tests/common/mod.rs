@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use pith::classify::Method;
 use pith::eval::report::{self, MethodSummary};
-use pith::eval::run::{self, EvalOptions};
+use pith::eval::run::{self, EvalOptions, Mode};
 use pith::extract::Engine;
 
 /// The shared datasets: `$PITH_DATASETS`, else `../shared/datasets` beside the checkout (CI's layout),
@@ -30,12 +30,16 @@ pub fn datasets_dir() -> PathBuf {
 }
 
 /// Streams one dataset through the engine with `methods` and returns one summary per method.
-pub fn evaluate(dataset: &str, methods: &[&str]) -> Vec<MethodSummary> {
+pub fn evaluate(dataset: &str, methods: &[&str], mode: Mode) -> Vec<MethodSummary> {
     let methods = methods
         .iter()
         .map(|m| Method::parse(m).expect("method name"))
         .collect();
-    let options = EvalOptions { methods, out: None };
+    let options = EvalOptions {
+        methods,
+        out: None,
+        mode,
+    };
     let run = run::run(
         &datasets_dir().join(dataset),
         &options,
@@ -48,16 +52,16 @@ pub fn evaluate(dataset: &str, methods: &[&str]) -> Vec<MethodSummary> {
 }
 
 /// Asserts that each method's mean F1 is at least its floor, printing the measured values.
-pub fn assert_floors(dataset: &str, floors: &[(&str, f64)]) {
+pub fn assert_floors(dataset: &str, mode: Mode, floors: &[(&str, f64)]) {
     let names: Vec<&str> = floors.iter().map(|(m, _)| *m).collect();
-    let summaries = evaluate(dataset, &names);
+    let summaries = evaluate(dataset, &names, mode);
     for (method, floor) in floors {
         let summary = summaries
             .iter()
             .find(|s| s.method == *method)
             .unwrap_or_else(|| panic!("no result for {method}"));
         let f1 = summary.overall.f1;
-        println!("{dataset} {method}: F1 {f1:.4} (floor {floor})");
+        println!("{dataset} {mode:?} {method}: F1 {f1:.4} (floor {floor})");
         assert!(
             f1 >= *floor,
             "{dataset} {method}: mean F1 {f1:.4} fell below its floor {floor}"
