@@ -93,6 +93,28 @@ impl Engine {
         })
     }
 
+    /// Re-opens a document that was ingested earlier (its stored bytes and its tree document)
+    /// without counting it again, so that it can be classified with what its site's tree knows
+    /// now: labels are never frozen when a page arrives.
+    pub fn reopen(
+        &self,
+        doc: &Document<'_>,
+        tree_doc: Option<DocId>,
+    ) -> Result<Ingested, ExtractError> {
+        let key = doc
+            .url
+            .map(|url| urlkey::url_key(url, doc.title, &self.rules))
+            .transpose()?;
+        let base = doc.url.and_then(|u| url::Url::parse(u).ok());
+        let page = page::parse_page(doc.bytes, doc.declared_charset, base.as_ref());
+        Ok(Ingested {
+            page,
+            key,
+            doc: tree_doc,
+            duplicate: false,
+        })
+    }
+
     /// The branch statistics an ingested document is classified with, read from the tree now (so a
     /// page classified again later sees what the site's tree knows then).
     pub fn branch(

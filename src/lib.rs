@@ -11,6 +11,7 @@ pub mod classify;
 pub mod dom;
 pub mod eval;
 pub mod extract;
+pub mod limits;
 pub mod page;
 pub mod store;
 pub mod urlkey;

@@ -20,7 +20,10 @@ pub enum Method {
 impl Method {
     /// Every method with its default parameters, in report order.
     pub fn all() -> Vec<Method> {
-        Heuristic::defaults().into_iter().map(Method::Tree).collect()
+        Heuristic::defaults()
+            .into_iter()
+            .map(Method::Tree)
+            .collect()
     }
 
     /// The method used when none is named.
@@ -95,8 +98,13 @@ impl fmt::Display for Reason {
         match self {
             Reason::Tree(r) => r.fmt(f),
             Reason::Page { extractor, why } => write!(f, "{extractor}: {why}"),
-            Reason::NoTree { all_link_text: true } => {
-                write!(f, "no URL Tree (page without URL): block is entirely link text")
+            Reason::NoTree {
+                all_link_text: true,
+            } => {
+                write!(
+                    f,
+                    "no URL Tree (page without URL): block is entirely link text"
+                )
             }
             Reason::NoTree { .. } => write!(f, "no URL Tree (page without URL): kept"),
         }

@@ -1,0 +1,47 @@
+//! Hard bounds on the work one page may cause. Pages come from the open web: a hostile or broken
+//! page must cost bounded time and memory, never a stack overflow or an hour of parsing. Every
+//! bound is named here so that the numbers can be found, tuned and reported in one place; the
+//! values are far above anything the datasets' real pages reach (see the tests in `dom` and `page`).
+
+/// How many bytes at the start of a document are searched for a `<meta charset>` declaration.
+///
+/// The HTML standard prescans 1024 bytes, but web-archive captures put their toolbar (tens of KB of
+/// script) before the page's own `<head>`: in the datasets the declaration sits as far as 70 KB in.
+/// The prescan is a cheap byte scan, so it may look further than a browser does.
+pub const MAX_META_PRESCAN_BYTES: usize = 128 * 1024;
+
+/// How many bytes are fed to the encoding detector (chardetng) when nothing declares the encoding.
+/// Its guess settles long before this; the cap keeps a huge page from costing a second full pass.
+pub const MAX_DETECT_BYTES: usize = 256 * 1024;
+
+/// The deepest an element may be nested, counted from the document node.
+///
+/// Enforced twice: in front of the tree builder, start tags that would open an element deeper than
+/// this are dropped together with their end tags (their text is kept, in the element at the cap),
+/// because html5ever scans its stack of open elements on most start tags and 100,000 nested `<div>`s
+/// would take quadratic time; and in the tree sink, a node the tree builder still attaches deeper
+/// (misnested markup can do that) is attached to its ancestor at the cap instead. Real pages stay
+/// below 100.
+pub const MAX_DEPTH: u32 = 512;
+
+/// The most nodes (elements and text nodes) one document may hold. Once the DOM holds this many,
+/// the rest of the input is not parsed: it bounds memory, and it bounds the misnested-formatting
+/// "reconstruction" blow-up of the HTML parsing algorithm, which can otherwise create a number of
+/// elements quadratic in the input size. A 1 MB news page has about 20,000 nodes.
+pub const MAX_NODES: usize = 2_000_000;
+
+/// The most bytes one text node may hold; text beyond it is dropped (cut at a char boundary).
+/// One megabyte is about 150,000 words, far beyond any article.
+pub const MAX_TEXT_NODE_BYTES: usize = 1024 * 1024;
+
+/// The most blocks one page may produce; further blocks are not added. News pages have a few
+/// hundred; a page with more than this is a listing or a dump, not an article.
+pub const MAX_BLOCKS: usize = 20_000;
+
+/// The most characters one block's text may hold; longer text is cut at a char boundary (the
+/// word counts are taken from the kept text). About 15,000 words.
+pub const MAX_BLOCK_CHARS: usize = 100_000;
+
+/// The most elements of a block's `tag_path`: deeper paths keep their last elements, after a
+/// leading `…/`. Paths are compared between pages of a site, so only the innermost part matters.
+pub const MAX_TAG_PATH_ELEMENTS: usize = 64;

@@ -1,0 +1,202 @@
+//! The one place with SQL: pith's SQLite database (schema in `schema.sql`), its upgrades, and the
+//! transactions that keep it consistent. Everything lives in one file.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, Transaction};
+
+use crate::page::BlockHash;
+
+/// The schema this build writes (SQLite `user_version`).
+pub const SCHEMA_VERSION: i64 = 1;
+
+mod tree;
+
+const SCHEMA_SQL: &str = include_str!("../../schema.sql");
+
+/// A database operation that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database file could not be opened or initialised.
+    #[error("cannot open database {path}: {source}")]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
+    /// The file was written by a newer pith whose schema this build does not know.
+    #[error(
+        "database schema version {found} is newer than this pith understands ({supported}); use a newer pith"
+    )]
+    TooNew {
+        /// The version in the file.
+        found: i64,
+        /// The newest version this build knows.
+        supported: i64,
+    },
+    /// A stored value is not what the schema promises (e.g. a hash blob of odd length).
+    #[error("database is inconsistent: {0}")]
+    Corrupt(String),
+    /// Any other SQLite error.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+/// The identity of a document in the URL Tree.
+pub type DocId = i64;
+
+/// The outcome of offering a document to the URL Tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeInsert {
+    /// A new document: its hashes were counted along its branch.
+    Inserted(DocId),
+    /// A document with the same URL key already exists in this domain; nothing was counted
+    /// (counting it twice would make its content look like boilerplate).
+    Duplicate(DocId),
+}
+
+impl TreeInsert {
+    /// The document's id, new or existing.
+    pub fn doc(self) -> DocId {
+        match self {
+            TreeInsert::Inserted(id) | TreeInsert::Duplicate(id) => id,
+        }
+    }
+}
+
+/// One node of a site's tree, for display and checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeNodeInfo {
+    /// Row id of the node.
+    pub id: i64,
+    /// Parent node id, 0 for a domain node.
+    pub parent: i64,
+    /// The URL-key segment.
+    pub segment: String,
+    /// `n_s`.
+    pub support: u32,
+}
+
+/// An open pith database.
+pub struct Store {
+    conn: Connection,
+}
+
+pub(crate) fn hash_to_sql(hash: &BlockHash) -> i64 {
+    i64::from_be_bytes(hash.0)
+}
+
+pub(crate) fn pack_hashes(hashes: &[BlockHash]) -> Vec<u8> {
+    hashes.iter().flat_map(|h| h.0).collect()
+}
+
+pub(crate) fn unpack_hashes(blob: &[u8]) -> Result<Vec<BlockHash>, StoreError> {
+    if !blob.len().is_multiple_of(8) {
+        return Err(StoreError::Corrupt(format!(
+            "a document's hash set has {} bytes, not a multiple of 8",
+            blob.len()
+        )));
+    }
+    Ok(blob
+        .chunks_exact(8)
+        .map(|c| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            BlockHash(b)
+        })
+        .collect())
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`, in WAL mode, upgrading its schema.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let open_err = |source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            // A missing data directory on a fresh machine is normal; SQLite will report real errors.
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let conn = Connection::open(path).map_err(open_err)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(open_err)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(open_err)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(open_err)?;
+        Store::init(conn)
+    }
+
+    /// Opens a fresh database in memory (evaluation runs and tests).
+    pub fn open_in_memory() -> Result<Store, StoreError> {
+        Store::init(Connection::open_in_memory()?)
+    }
+
+    fn init(conn: Connection) -> Result<Store, StoreError> {
+        let mut store = Store { conn };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// The schema version of the open file.
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    fn migrate(&mut self) -> Result<(), StoreError> {
+        let found = self.schema_version()?;
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if found == SCHEMA_VERSION {
+            return Ok(());
+        }
+        let tx = self.conn.transaction()?;
+        if found == 0 {
+            tx.execute_batch(SCHEMA_SQL)?;
+        }
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Runs `f` inside one transaction: everything it writes lands together or not at all.
+    pub(crate) fn write<T>(
+        &mut self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let tx = self.conn.transaction()?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_newer_schema_is_refused_and_the_file_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pith.db");
+        {
+            let store = Store::open(&path).unwrap();
+            assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+            store
+                .conn
+                .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+                .unwrap();
+        }
+        let err = Store::open(&path).err().unwrap();
+        assert!(matches!(err, StoreError::TooNew { .. }), "{err}");
+        assert!(path.exists());
+    }
+}

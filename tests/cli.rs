@@ -1,0 +1,192 @@
+//! The `pith` binary on good and bad input: clear errors or sensible empty results, never a panic.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn pith(db: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pith"))
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .env_remove("PITH_DB")
+        .output()
+        .expect("pith runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const ARTICLE: &str = r#"<html><head><title>Storm hits coast</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<div class="story"><h1>Storm hits coast</h1>
+<p>A powerful storm hit the coast on Monday, cutting power to thousands of homes.</p>
+<p>Officials said repairs would take several days.</p></div>
+<footer>Copyright Example News</footer></body></html>"#;
+
+#[test]
+fn extract_prints_content_and_blocks_with_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let page = dir.path().join("a.html");
+    std::fs::write(&page, ARTICLE).unwrap();
+    let url = "https://www.example.com/news/storm";
+    let out = pith(&db, &["extract", page.to_str().unwrap(), "--url", url]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Officials said repairs"));
+
+    let out = pith(
+        &db,
+        &[
+            "extract",
+            page.to_str().unwrap(),
+            "--url",
+            url,
+            "--blocks",
+            "-m",
+            "strict",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listing = text(&out.stdout);
+    assert!(listing.contains("already in the tree"), "{listing}");
+    assert!(listing.contains("n_s=1"), "{listing}");
+    assert!(listing.contains("example.com"), "{listing}");
+}
+
+#[test]
+fn bad_pages_give_empty_results_not_crashes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let empty = dir.path().join("empty.html");
+    std::fs::write(&empty, b"").unwrap();
+    let random = dir.path().join("random.html");
+    let mut state = 0x2545F4914F6CDD1Du64;
+    let bytes: Vec<u8> = (0..200_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect();
+    std::fs::write(&random, bytes).unwrap();
+    let nested = dir.path().join("nested.html");
+    std::fs::write(
+        &nested,
+        format!(
+            "{}deep text{}",
+            "<div>".repeat(100_000),
+            "</div>".repeat(100_000)
+        ),
+    )
+    .unwrap();
+    for (i, page) in [&empty, &random, &nested].into_iter().enumerate() {
+        let url = format!("http://example.org/p{i}");
+        let out = pith(&db, &["extract", page.to_str().unwrap(), "--url", &url]);
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            page.display(),
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn bad_urls_and_missing_files_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let page = dir.path().join("a.html");
+    std::fs::write(&page, ARTICLE).unwrap();
+    let out = pith(
+        &db,
+        &["extract", page.to_str().unwrap(), "--url", "http:///x"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("host"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    let out = pith(
+        &db,
+        &["extract", "/no/such/page.html", "--url", "http://a.com/x"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("/no/such/page.html"));
+
+    let out = pith(
+        &db,
+        &[
+            "extract",
+            page.to_str().unwrap(),
+            "--url",
+            "http://a.com/",
+            "-m",
+            "nonsense",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("unknown method"));
+}
+
+#[test]
+fn eval_reports_bad_manifest_lines_and_runs_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(data.join("pages")).unwrap();
+    std::fs::create_dir_all(data.join("gold")).unwrap();
+    std::fs::write(data.join("pages/a.html"), ARTICLE).unwrap();
+    std::fs::write(
+        data.join("gold/a.txt"),
+        "Storm hits coast\nA powerful storm hit the coast on Monday, cutting power to thousands of homes.\nOfficials said repairs would take several days.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        data.join("manifest.jsonl"),
+        concat!(
+            r#"{"id": "a", "url": "https://www.example.com/news/storm", "site": "example", "html": "pages/a.html", "gold": "gold/a.txt", "date": "2020-01-01", "title": "Storm"}"#,
+            "\n{not json\n",
+            r#"{"id": "b", "url": null, "site": "example", "html": "pages/a.html", "gold": "gold/a.txt", "date": null, "title": null}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let db = dir.path().join("unused.db");
+    let out = pith(
+        &db,
+        &[
+            "eval",
+            data.to_str().unwrap(),
+            "-m",
+            "all",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("line 2"), "{err}");
+    let table = text(&out.stdout);
+    assert!(table.contains("strict"), "{table}");
+    assert!(out_dir.join("pages.csv").is_file());
+    assert!(out_dir.join("cumulative.csv").is_file());
+    assert!(out_dir.join("cumulative.png").is_file());
+    assert!(out_dir.join("strict").join("a.txt").is_file());
+    // The page without a URL is scored apart.
+    let csv = std::fs::read_to_string(out_dir.join("pages.csv")).unwrap();
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("b,") && l.contains("false")),
+        "{csv}"
+    );
+}
+
+#[test]
+fn eval_of_a_missing_dataset_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pith(&dir.path().join("t.db"), &["eval", "/no/such/dataset"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("/no/such/dataset"));
+}
