@@ -78,9 +78,59 @@ pub fn link_density(block: &Block) -> f64 {
     }
 }
 
-/// Whether a white-space token is a word in the paper's sense (at least one letter or digit).
-fn is_word(token: &str) -> bool {
-    token.chars().any(char::is_alphanumeric)
+/// Chinese and Japanese characters, each of which counts as a word (as the block builder counts
+/// them: those scripts put no spaces between words).
+fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}'
+        | '\u{31F0}'..='\u{31FF}'
+        | '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{FF66}'..='\u{FF9D}'
+        | '\u{20000}'..='\u{323AF}'
+    )
+}
+
+/// CJK punctuation, which separates words like a space but takes room.
+fn is_cjk_punctuation(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF01}'..='\u{FF0F}' | '\u{FF1A}'..='\u{FF20}')
+}
+
+/// Calls `f(width, is_word)` for every token of `text` in order, with the block builder's word
+/// definition: white-space separated tokens, a word when it holds a letter or digit; every CJK
+/// character is a word of its own and CJK punctuation a token of its own. Widths are in
+/// characters; as the wrapper puts one column between tokens, a CJK character takes two columns,
+/// which is also how wide it is on screen.
+fn for_each_token(text: &str, mut f: impl FnMut(usize, bool)) {
+    let mut width = 0usize;
+    let mut alnum = false;
+    for c in text.chars() {
+        let single = is_cjk(c) || is_cjk_punctuation(c);
+        if c.is_whitespace() || single {
+            if width > 0 {
+                f(width, alnum);
+            }
+            width = 0;
+            alnum = false;
+            if single {
+                f(1, is_cjk(c));
+            }
+        } else {
+            width += 1;
+            alnum |= c.is_alphanumeric();
+        }
+    }
+    if width > 0 {
+        f(width, alnum);
+    }
+}
+
+/// Number of words in `text`, counted as the block builder counts [`Block::words`].
+pub fn count_words(text: &str) -> u32 {
+    let mut words = 0u32;
+    for_each_token(text, |_, word| words += u32::from(word));
+    words
 }
 
 /// Text density of a block's text (paper §3.4, equation 1): the text is word-wrapped at
@@ -94,8 +144,7 @@ pub fn text_density(text: &str) -> f64 {
     let mut line_chars = 0usize;
     let mut words_on_line = 0u32;
     let mut words_before_last = 0u32;
-    for token in text.split_whitespace() {
-        let len = token.chars().count();
+    for_each_token(text, |len, word| {
         if lines == 0 || line_chars + 1 + len > WRAP_WIDTH {
             words_before_last += words_on_line;
             lines += 1;
@@ -104,10 +153,8 @@ pub fn text_density(text: &str) -> f64 {
         } else {
             line_chars += 1 + len;
         }
-        if is_word(token) {
-            words_on_line += 1;
-        }
-    }
+        words_on_line += u32::from(word);
+    });
     match lines {
         0 => 0.0,
         1 => f64::from(words_on_line),
@@ -410,6 +457,15 @@ mod tests {
         let text = vec!["éé"; 40].join(" ");
         // 27 words fit in 80 chars (27*3-1 = 80), so the first line holds 27.
         assert_eq!(text_density(&text), 27.0);
+    }
+
+    #[test]
+    fn cjk_characters_are_words() {
+        assert_eq!(count_words("中文文本"), 4);
+        assert_eq!(count_words("日本語、テスト。 ok - 42"), 8);
+        // 60 ideographs take two columns each: 40 on the first line, 20 on the last.
+        let text = "字".repeat(60);
+        assert_eq!(text_density(&text), 40.0);
     }
 
     #[test]
