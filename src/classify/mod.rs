@@ -2,6 +2,7 @@
 //! extractors and the site-aware default build on the same [`Label`]) and the labels they produce.
 
 pub mod boilerpipe;
+pub mod domratio;
 
 use std::fmt;
 
