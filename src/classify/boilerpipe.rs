@@ -6,16 +6,22 @@
 //! Choices where the paper is silent, and why:
 //! - The trees see text blocks only. Image blocks are not text blocks in the paper's segmentation
 //!   (text between two tags), so they are neither classified by the trees nor anyone's neighbour;
-//!   they are labelled afterwards from their nearest text blocks (see [`image_label`]).
+//!   they are labelled afterwards from the nearest text block before and after them: an image
+//!   outside any hyperlink is content when either is content; an image inside a hyperlink (a
+//!   teaser thumbnail, or a photo linking to its full size) only when both are, that is when the
+//!   article surrounds it rather than a list of links.
 //! - At the page edges the missing neighbour is an empty block: 0 words, link density 0, text
 //!   density 0. This is what the authors' own code does (its `EMPTY_START` block), and it makes
-//!   the `next_textDensity = 0` branch of Algorithm 1 mean "the last block of the page".
+//!   the `next_textDensity = 0` branch of Algorithm 1 mean "the last block of the page" (or one
+//!   before a block without words).
 //! - Link density of a block without words is 0 (no link words to speak of), as in their code.
 //! - Text density wraps the whole text (every white-space token takes its width, as on screen)
 //!   but counts only words, the paper's "white space delimited character sequences which at least
-//!   contain one letter or digit". Widths are counted in characters, not bytes.
+//!   contain one letter or digit", counted as the block builder counts them (each CJK character
+//!   is a word). Widths are counted in characters, not bytes.
 
 use crate::classify::{Label, Reason, Verdict};
+use crate::dom::Dom;
 use crate::page::{Block, BlockKind, Page};
 
 /// Line width for text density, in characters (paper §3.4: w_max = 80).
@@ -60,17 +66,21 @@ struct Features {
 }
 
 impl Features {
-    fn of(block: &Block) -> Features {
+    /// The features of `block`; text density (the costly one) only when `variant` reads it.
+    fn of(block: &Block, variant: Variant) -> Features {
         Features {
             words: block.words,
             link_density: link_density(block),
-            text_density: text_density(&block.text),
+            text_density: match variant {
+                Variant::Densitometric => text_density(&block.text),
+                Variant::NumWords => 0.0,
+            },
         }
     }
 }
 
 /// Link density of a block: words inside `<a>` over all words, 0 for a block without words.
-pub fn link_density(block: &Block) -> f64 {
+fn link_density(block: &Block) -> f64 {
     if block.words == 0 {
         0.0
     } else {
@@ -233,7 +243,10 @@ pub fn classify(page: &Page, variant: Variant) -> Vec<Label> {
     let text: Vec<usize> = (0..blocks.len())
         .filter(|&i| blocks[i].kind != BlockKind::Image)
         .collect();
-    let features: Vec<Features> = text.iter().map(|&i| Features::of(&blocks[i])).collect();
+    let features: Vec<Features> = text
+        .iter()
+        .map(|&i| Features::of(&blocks[i], variant))
+        .collect();
     let edge = Features::default();
 
     let mut labels: Vec<Option<Label>> = vec![None; blocks.len()];
@@ -279,7 +292,8 @@ pub fn classify(page: &Page, variant: Variant) -> Vec<Label> {
         };
         let before = verdict_of(prev_text);
         let after = verdict_of(text.get(next_pos).copied());
-        labels[i] = Some(image_label(variant, &blocks[i], before, after));
+        let linked = is_linked(&page.dom, &blocks[i]);
+        labels[i] = Some(image_label(variant, linked, before, after));
     }
 
     labels
@@ -291,12 +305,10 @@ pub fn classify(page: &Page, variant: Variant) -> Vec<Label> {
         .collect()
 }
 
-/// Whether an image sits inside an `<a>` element, read from its tag path (`…/a.cls/img`).
-fn is_linked(block: &Block) -> bool {
-    block.tag_path.split('/').any(|segment| {
-        let name = segment.split(['#', '.']).next().unwrap_or(segment);
-        name.eq_ignore_ascii_case("a")
-    })
+/// Whether an image block sits inside a hyperlink (an `<a href>`, what link words count).
+fn is_linked(dom: &Dom, block: &Block) -> bool {
+    dom.ancestors(block.node)
+        .any(|a| dom.element_name(a) == Some("a") && dom.attr(a, "href").is_some())
 }
 
 /// The label of an image block from the verdicts of the nearest text block before it and after it.
@@ -305,8 +317,7 @@ fn is_linked(block: &Block) -> bool {
 /// inside a link, between link blocks. So an image that is not inside a link is content when
 /// either neighbouring text block is content; an image inside a link (teasers, but also a photo
 /// linking to its full size) only when both are, i.e. when it is surrounded by the article.
-pub fn image_label(variant: Variant, block: &Block, before: bool, after: bool) -> Label {
-    let linked = is_linked(block);
+fn image_label(variant: Variant, linked: bool, before: bool, after: bool) -> Label {
     let content = if linked {
         before && after
     } else {
@@ -342,8 +353,7 @@ fn label(variant: Variant, content: bool, why: String) -> Label {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dom::Dom;
-    use crate::page::{BlockHash, ImageInfo};
+    use crate::page::{BlockHash, ImageInfo, page_from_html};
 
     /// A text block of `words` words, `link_words` of them linked, with one-letter words so that
     /// any count fits a line or wraps predictably.
@@ -582,22 +592,49 @@ mod tests {
 
     #[test]
     fn image_labels() {
-        let free = image("html/body/div/img");
-        let linked = image("html/body/div/a.thumb/img");
-        assert!(is_linked(&linked));
-        assert!(!is_linked(&free));
-        assert!(!is_linked(&image("html/body/article/abbr/img")));
         let v = Variant::NumWords;
-        assert!(image_label(v, &free, true, false).is_content());
-        assert!(image_label(v, &free, false, true).is_content());
-        assert!(!image_label(v, &free, false, false).is_content());
-        assert!(image_label(v, &linked, true, true).is_content());
-        assert!(!image_label(v, &linked, true, false).is_content());
+        assert!(image_label(v, false, true, false).is_content());
+        assert!(image_label(v, false, false, true).is_content());
+        assert!(!image_label(v, false, false, false).is_content());
+        assert!(image_label(v, true, true, true).is_content());
+        assert!(!image_label(v, true, true, false).is_content());
         // Images at the page edges have only one neighbour.
         let p = page(vec![image("html/body/img"), block(30, 0), block(30, 0)]);
         assert_eq!(verdicts(&p, v), vec![true, true, true]);
         let p = page(vec![image("html/body/img")]);
         assert_eq!(verdicts(&p, v), vec![false]);
+    }
+
+    #[test]
+    fn linked_images_on_a_parsed_page() {
+        let long = vec!["word"; 30].join(" ");
+        let html = format!(
+            r#"<body><p>{long}</p><a href="/big.jpg"><img src="photo.jpg"></a><p>{long}</p>
+               <img src="chart.png"><ul><li><a href="/s1"><img src="t1.jpg"> Teaser one</a></li>
+               <li><a href="/s2"><img src="t2.jpg"> Teaser two</a></li></ul><a name="x"><img src="n.jpg"></a></body>"#
+        );
+        let page = page_from_html(&html, None);
+        let labels = classify(&page, Variant::NumWords);
+        let image = |src: &str| {
+            let i = page
+                .blocks
+                .iter()
+                .position(|b| b.image.as_ref().is_some_and(|im| im.src.ends_with(src)))
+                .unwrap_or_else(|| panic!("no image {src}"));
+            (
+                is_linked(&page.dom, &page.blocks[i]),
+                labels[i].is_content(),
+            )
+        };
+        // Linked, between two article paragraphs.
+        assert_eq!(image("photo.jpg"), (true, true));
+        // Not linked, after an article paragraph.
+        assert_eq!(image("chart.png"), (false, true));
+        // Teaser thumbnails: linked, next to link text.
+        assert_eq!(image("t1.jpg"), (true, false));
+        assert_eq!(image("t2.jpg"), (true, false));
+        // A named anchor is not a hyperlink.
+        assert!(!image("n.jpg").0);
     }
 
     #[test]
