@@ -8,7 +8,8 @@
 //!
 //! Everything runs over the arena DOM without recursion: one walk computes every per-node
 //! aggregate (O(nodes + text nodes × depth), the depth factor coming from the word ratio's
-//! distance weights), and the selection steps touch at most a handful of nodes.
+//! distance weights); the selection steps work on the c candidates, and the post-process and the
+//! labelling walk the tree once more.
 //!
 //! Choices where the paper is silent or inconsistent, and why:
 //! - Subtrees that show no text are not part of the tree at all: what the block builder skips
