@@ -1,6 +1,9 @@
 //! Block classification: the methods a user can choose (the URL Tree heuristics now; page-level
 //! extractors and the site-aware default build on the same [`Label`]) and the labels they produce.
 
+pub mod boilerpipe;
+pub mod domratio;
+
 use std::fmt;
 
 use crate::page::{Block, BlockKind, Page};
