@@ -366,6 +366,13 @@ fn own_kind(name: &LocalName) -> BlockKind {
     }
 }
 
+/// True for elements a browser hides (see [`is_hidden`]), for classifiers that walk the DOM
+/// themselves and must leave out what the block builder leaves out.
+pub(crate) fn is_hidden_element(dom: &Dom, id: NodeId) -> bool {
+    dom.local_name(id)
+        .is_some_and(|name| is_hidden(dom, id, name))
+}
+
 /// True for elements that no text box is made for: the `hidden` attribute, a closed
 /// `<dialog>`, or an inline style with `display:none` / `visibility:hidden`.
 fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
@@ -393,7 +400,7 @@ fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
 /// Chinese and Japanese characters: scripts written without spaces, where each character counts
 /// as a word (a fair stand-in for real segmentation, and what keeps a Chinese paragraph from
 /// counting as one word). Hangul is not here: Korean separates words with spaces.
-fn is_cjk(c: char) -> bool {
+pub(crate) fn is_cjk(c: char) -> bool {
     matches!(c,
         '\u{3040}'..='\u{30FF}'      // Hiragana, Katakana
         | '\u{31F0}'..='\u{31FF}'    // Katakana phonetic extensions
@@ -406,7 +413,7 @@ fn is_cjk(c: char) -> bool {
 }
 
 /// CJK punctuation (`。`, `、`, `「`…): separates words like a space does, but is kept in the text.
-fn is_cjk_punctuation(c: char) -> bool {
+pub(crate) fn is_cjk_punctuation(c: char) -> bool {
     matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF01}'..='\u{FF0F}' | '\u{FF1A}'..='\u{FF20}')
 }
 

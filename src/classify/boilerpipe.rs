@@ -22,7 +22,7 @@
 
 use crate::classify::{Label, Reason, Verdict};
 use crate::dom::Dom;
-use crate::page::{Block, BlockKind, Page};
+use crate::page::{self, Block, BlockKind, Page};
 
 /// Line width for text density, in characters (paper §3.4: w_max = 80).
 pub const WRAP_WIDTH: usize = 80;
@@ -88,25 +88,6 @@ fn link_density(block: &Block) -> f64 {
     }
 }
 
-/// Chinese and Japanese characters, each of which counts as a word (as the block builder counts
-/// them: those scripts put no spaces between words).
-fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}'
-        | '\u{31F0}'..='\u{31FF}'
-        | '\u{3400}'..='\u{4DBF}'
-        | '\u{4E00}'..='\u{9FFF}'
-        | '\u{F900}'..='\u{FAFF}'
-        | '\u{FF66}'..='\u{FF9D}'
-        | '\u{20000}'..='\u{323AF}'
-    )
-}
-
-/// CJK punctuation, which separates words like a space but takes room.
-fn is_cjk_punctuation(c: char) -> bool {
-    matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF01}'..='\u{FF0F}' | '\u{FF1A}'..='\u{FF20}')
-}
-
 /// Calls `f(width, is_word)` for every token of `text` in order, with the block builder's word
 /// definition: white-space separated tokens, a word when it holds a letter or digit; every CJK
 /// character is a word of its own and CJK punctuation a token of its own. Widths are in
@@ -116,7 +97,7 @@ fn for_each_token(text: &str, mut f: impl FnMut(usize, bool)) {
     let mut width = 0usize;
     let mut alnum = false;
     for c in text.chars() {
-        let single = is_cjk(c) || is_cjk_punctuation(c);
+        let single = page::is_cjk(c) || page::is_cjk_punctuation(c);
         if c.is_whitespace() || single {
             if width > 0 {
                 f(width, alnum);
@@ -124,7 +105,7 @@ fn for_each_token(text: &str, mut f: impl FnMut(usize, bool)) {
             width = 0;
             alnum = false;
             if single {
-                f(1, is_cjk(c));
+                f(1, page::is_cjk(c));
             }
         } else {
             width += 1;

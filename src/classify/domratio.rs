@@ -139,17 +139,7 @@ fn is_invisible(dom: &Dom, id: NodeId) -> bool {
     if dom.namespace(id) != Some(&ns!(html)) || is_skipped_element(name) {
         return true;
     }
-    if dom.attr(id, "hidden").is_some() || (name == "dialog" && dom.attr(id, "open").is_none()) {
-        return true;
-    }
-    dom.attr(id, "style").is_some_and(|style| {
-        let compact: String = style
-            .chars()
-            .filter(|c| !c.is_ascii_whitespace())
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        compact.contains("display:none") || compact.contains("visibility:hidden")
-    })
+    crate::page::is_hidden_element(dom, id)
 }
 
 fn is_hyperlink(dom: &Dom, id: NodeId) -> bool {

@@ -3,13 +3,12 @@
 
 pub mod boilerpipe;
 pub mod domratio;
+pub mod signature;
 
 use std::fmt;
 
 use crate::page::{Block, BlockKind, Page};
 use crate::urltree::{self, BlockInput, Branch, Heuristic, TreeReason};
-
-pub mod signature;
 
 pub use crate::urltree::Verdict;
 
@@ -18,15 +17,22 @@ pub use crate::urltree::Verdict;
 pub enum Method {
     /// One of the URL Tree heuristics over the site's tree.
     Tree(Heuristic),
+    /// One of boilerpipe's shallow-text decision trees (Kohlschütter et al. 2010), page-level.
+    Boilerpipe(boilerpipe::Variant),
+    /// The DOM method of Alarte & Silva (2020), page-level.
+    AlarteSilva,
 }
 
 impl Method {
     /// Every method with its default parameters, in report order.
     pub fn all() -> Vec<Method> {
-        Heuristic::defaults()
+        let mut all: Vec<Method> = Heuristic::defaults()
             .into_iter()
             .map(Method::Tree)
-            .collect()
+            .collect();
+        all.extend(boilerpipe::Variant::all().map(Method::Boilerpipe));
+        all.push(Method::AlarteSilva);
+        all
     }
 
     /// The method used when none is named.
@@ -36,6 +42,12 @@ impl Method {
 
     /// Parses a method name as printed by [`fmt::Display`].
     pub fn parse(name: &str) -> Result<Method, MethodError> {
+        if let Some(variant) = boilerpipe::Variant::parse(name) {
+            return Ok(Method::Boilerpipe(variant));
+        }
+        if name == domratio::NAME {
+            return Ok(Method::AlarteSilva);
+        }
         Heuristic::parse(name)
             .map(Method::Tree)
             .map_err(|_| MethodError::Unknown {
@@ -58,6 +70,8 @@ impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Method::Tree(h) => h.fmt(f),
+            Method::Boilerpipe(v) => f.write_str(v.name()),
+            Method::AlarteSilva => f.write_str(domratio::NAME),
         }
     }
 }
@@ -139,6 +153,8 @@ pub fn is_all_link_text(block: &Block) -> bool {
 /// Tree (the page already inserted), or `None` for a page without a URL.
 pub fn classify(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<Label> {
     match (method, branch) {
+        (Method::Boilerpipe(variant), _) => boilerpipe::classify(page, variant),
+        (Method::AlarteSilva, _) => domratio::classify(page),
         (Method::Tree(heuristic), Some(branch)) => {
             let inputs: Vec<BlockInput> = page
                 .blocks
