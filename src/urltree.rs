@@ -189,7 +189,7 @@ pub struct NodeStats {
     /// `c(b)` for the hashes asked about; a hash absent here has count 0.
     pub counts: HashMap<BlockHash, u32>,
     /// The main-content container signatures of the documents under this node, most frequent first
-    /// (at most a few), with how many documents had each.
+    /// (at most eight), with how many documents had each.
     pub containers: Vec<(String, u32)>,
 }
 

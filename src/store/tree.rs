@@ -153,7 +153,7 @@ impl Store {
             .prepare_cached("SELECT count FROM tree_counter WHERE node = ?1 AND hash = ?2")?;
         let mut get_containers = self.conn.prepare_cached(
             "SELECT signature, count FROM site_container WHERE node = ?1
-             ORDER BY count DESC, signature LIMIT 4",
+             ORDER BY count DESC, signature LIMIT 8",
         )?;
         let mut path = String::new();
         let mut nodes = Vec::with_capacity(chain.len());
