@@ -1,5 +1,8 @@
-//! Block classification: the methods a user can choose (the URL Tree heuristics now; page-level
-//! extractors and the site-aware default build on the same [`Label`]) and the labels they produce.
+//! Block classification: the methods a user can choose (the URL Tree heuristics and pith's own
+//! page-level extractor, [`article`]; the site-aware default builds on the same [`Label`]) and the
+//! labels they produce.
+
+pub mod article;
 
 use std::fmt;
 
@@ -13,21 +16,31 @@ pub use crate::urltree::Verdict;
 pub enum Method {
     /// One of the URL Tree heuristics over the site's tree.
     Tree(Heuristic),
+    /// pith's own page-level extractor ([`article`]): the main container of the page alone.
+    PithPage,
 }
 
 impl Method {
     /// Every method with its default parameters, in report order.
     pub fn all() -> Vec<Method> {
-        Heuristic::defaults().into_iter().map(Method::Tree).collect()
+        let mut all: Vec<Method> = Heuristic::defaults()
+            .into_iter()
+            .map(Method::Tree)
+            .collect();
+        all.push(Method::PithPage);
+        all
     }
 
     /// The method used when none is named.
     pub fn default_method() -> Method {
-        Method::Tree(Heuristic::Vote { min_support: 5 })
+        Method::PithPage
     }
 
     /// Parses a method name as printed by [`fmt::Display`].
     pub fn parse(name: &str) -> Result<Method, MethodError> {
+        if name == article::NAME {
+            return Ok(Method::PithPage);
+        }
         Heuristic::parse(name)
             .map(Method::Tree)
             .map_err(|_| MethodError::Unknown {
@@ -50,6 +63,7 @@ impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Method::Tree(h) => h.fmt(f),
+            Method::PithPage => f.write_str(article::NAME),
         }
     }
 }
@@ -81,10 +95,11 @@ pub enum Reason {
         /// What it saw, in a few words (e.g. `outside the main container`, `link density 0.8`).
         why: String,
     },
-    /// The page has no URL, so no tree: only the link-text rule applies.
+    /// A tree method was asked for a page without a URL, so without a tree: the page-level
+    /// extractor `pith-page` decided instead.
     NoTree {
-        /// The block is entirely link text.
-        all_link_text: bool,
+        /// What `pith-page` saw (its reason, without the extractor's name).
+        why: String,
     },
 }
 
@@ -93,10 +108,13 @@ impl fmt::Display for Reason {
         match self {
             Reason::Tree(r) => r.fmt(f),
             Reason::Page { extractor, why } => write!(f, "{extractor}: {why}"),
-            Reason::NoTree { all_link_text: true } => {
-                write!(f, "no URL Tree (page without URL): block is entirely link text")
+            Reason::NoTree { why } => {
+                write!(
+                    f,
+                    "no URL Tree (page without URL), {}: {why}",
+                    article::NAME
+                )
             }
-            Reason::NoTree { .. } => write!(f, "no URL Tree (page without URL): kept"),
         }
     }
 }
@@ -123,7 +141,8 @@ pub fn is_all_link_text(block: &Block) -> bool {
 }
 
 /// Labels every block of `page` with `method`. `branch` is the page's branch in its site's URL
-/// Tree (the page already inserted), or `None` for a page without a URL.
+/// Tree (the page already inserted), or `None` for a page without a URL; a tree method then
+/// labels with `pith-page` (reasons [`Reason::NoTree`]), as the reader would.
 pub fn classify(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<Label> {
     match (method, branch) {
         (Method::Tree(heuristic), Some(branch)) => {
@@ -143,21 +162,17 @@ pub fn classify(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<Lab
                 })
                 .collect()
         }
-        (Method::Tree(_), None) => page
-            .blocks
-            .iter()
-            .map(|b| {
-                let all_link_text = is_all_link_text(b);
-                Label {
-                    verdict: if all_link_text {
-                        Verdict::Boilerplate
-                    } else {
-                        Verdict::Content
-                    },
-                    reason: Reason::NoTree { all_link_text },
-                }
+        (Method::Tree(_), None) => article::classify(page)
+            .into_iter()
+            .map(|label| Label {
+                verdict: label.verdict,
+                reason: match label.reason {
+                    Reason::Page { why, .. } => Reason::NoTree { why },
+                    other => other,
+                },
             })
             .collect(),
+        (Method::PithPage, _) => article::classify(page),
     }
 }
 
