@@ -1,7 +1,8 @@
 //! One document through the engine: bytes → blocks → URL key → the site's URL Tree → labels.
 //! The reader, `pith extract` and `pith eval` all call this, so what is measured is what is shown.
 
-use crate::classify::{self, Label, Method};
+use crate::classify::article::{self, ArticleExtraction};
+use crate::classify::{self, Label, Method, signature};
 use crate::page::{self, Page};
 use crate::store::{DocId, Store, StoreError, TreeDocument, TreeInsert};
 use crate::urlkey::{self, QueryRules, UrlKey, UrlKeyError};
@@ -27,6 +28,9 @@ pub struct Document<'a> {
 pub struct Ingested {
     /// The parsed page.
     pub page: Page,
+    /// pith's page-level extraction of it (computed once: its container signature goes into the
+    /// site's memory, and the site-aware default starts from it).
+    pub page_level: ArticleExtraction,
     /// Its URL key, when it has a URL.
     pub key: Option<UrlKey>,
     /// Its document in the tree, when it has a URL.
@@ -75,6 +79,11 @@ impl Engine {
             .transpose()?;
         let base = doc.url.and_then(|u| url::Url::parse(u).ok());
         let page = page::parse_page(doc.bytes, doc.declared_charset, base.as_ref());
+        let page_level = article::extract(&page);
+        let container = page_level
+            .containers
+            .first()
+            .and_then(|&node| signature::signature(&page.dom, node));
         let (tree_doc, duplicate) = match &key {
             Some(key) => {
                 let hashes: Vec<_> = page.blocks.iter().map(|b| b.hash).collect();
@@ -83,7 +92,7 @@ impl Engine {
                     branch: &branch,
                     url_key: &key.key,
                     hashes: &hashes,
-                    container: None,
+                    container: container.as_deref(),
                     added: doc.time,
                 };
                 match store.tree_insert(&tree_doc, &self.window)? {
@@ -95,6 +104,7 @@ impl Engine {
         };
         Ok(Ingested {
             page,
+            page_level,
             key,
             doc: tree_doc,
             duplicate,
@@ -115,8 +125,10 @@ impl Engine {
             .transpose()?;
         let base = doc.url.and_then(|u| url::Url::parse(u).ok());
         let page = page::parse_page(doc.bytes, doc.declared_charset, base.as_ref());
+        let page_level = article::extract(&page);
         Ok(Ingested {
             page,
+            page_level,
             key,
             doc: tree_doc,
             duplicate: false,
@@ -151,6 +163,11 @@ impl Engine {
         } else {
             None
         };
-        Ok(classify::classify(method, &ingested.page, branch.as_ref()))
+        Ok(classify::classify_with(
+            method,
+            &ingested.page,
+            branch.as_ref(),
+            &ingested.page_level,
+        ))
     }
 }

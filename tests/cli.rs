@@ -21,7 +21,8 @@ const ARTICLE: &str = r#"<html><head><title>Storm hits coast</title></head><body
 <nav><a href="/">Home</a> <a href="/news">News</a></nav>
 <div class="story"><h1>Storm hits coast</h1>
 <p>A powerful storm hit the coast on Monday, cutting power to thousands of homes.</p>
-<p>Officials said repairs would take several days.</p></div>
+<p>Officials said repairs would take several days, and asked residents to stay indoors.</p>
+<p>Schools in the region will remain closed until Wednesday, the education office said.</p></div>
 <footer>Copyright Example News</footer></body></html>"#;
 
 #[test]
@@ -139,7 +140,7 @@ fn eval_reports_bad_manifest_lines_and_runs_the_rest() {
     std::fs::write(data.join("pages/a.html"), ARTICLE).unwrap();
     std::fs::write(
         data.join("gold/a.txt"),
-        "Storm hits coast\nA powerful storm hit the coast on Monday, cutting power to thousands of homes.\nOfficials said repairs would take several days.\n",
+        "Storm hits coast\nA powerful storm hit the coast on Monday, cutting power to thousands of homes.\nOfficials said repairs would take several days, and asked residents to stay indoors.\nSchools in the region will remain closed until Wednesday, the education office said.\n",
     )
     .unwrap();
     std::fs::write(

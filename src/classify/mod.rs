@@ -1,9 +1,13 @@
-//! Block classification: the methods a user can choose (the URL Tree heuristics now; page-level
-//! extractors and the site-aware default build on the same [`Label`]) and the labels they produce.
+//! Block classification: the methods a user can choose and the labels they produce. The URL Tree
+//! heuristics, the papers' page-level classifiers ([`boilerpipe`], [`domratio`]), pith's own
+//! page-level extractor ([`article`]) and the site-aware default ([`site`]) all label every block
+//! of a page with a [`Label`]: a verdict and the reason for it.
 
+pub mod article;
 pub mod boilerpipe;
 pub mod domratio;
 pub mod signature;
+pub mod site;
 
 use std::fmt;
 
@@ -21,6 +25,10 @@ pub enum Method {
     Boilerpipe(boilerpipe::Variant),
     /// The DOM method of Alarte & Silva (2020), page-level.
     AlarteSilva,
+    /// pith's own page-level extractor ([`article`]): the main container of the page alone.
+    PithPage,
+    /// The site-aware default ([`site`]): pith-page corrected by what the site's pages agree on.
+    Site,
 }
 
 impl Method {
@@ -32,12 +40,14 @@ impl Method {
             .collect();
         all.extend(boilerpipe::Variant::all().map(Method::Boilerpipe));
         all.push(Method::AlarteSilva);
+        all.push(Method::PithPage);
+        all.push(Method::Site);
         all
     }
 
     /// The method used when none is named.
     pub fn default_method() -> Method {
-        Method::Tree(Heuristic::Vote { min_support: 5 })
+        Method::Site
     }
 
     /// Parses a method name as printed by [`fmt::Display`].
@@ -45,8 +55,11 @@ impl Method {
         if let Some(variant) = boilerpipe::Variant::parse(name) {
             return Ok(Method::Boilerpipe(variant));
         }
-        if name == domratio::NAME {
-            return Ok(Method::AlarteSilva);
+        match name {
+            domratio::NAME => return Ok(Method::AlarteSilva),
+            article::NAME => return Ok(Method::PithPage),
+            site::NAME => return Ok(Method::Site),
+            _ => {}
         }
         Heuristic::parse(name)
             .map(Method::Tree)
@@ -62,7 +75,7 @@ impl Method {
 
     /// Whether this method reads the site's URL Tree (and so needs the page to be in it).
     pub fn uses_tree(&self) -> bool {
-        matches!(self, Method::Tree(_))
+        matches!(self, Method::Tree(_) | Method::Site)
     }
 }
 
@@ -72,6 +85,8 @@ impl fmt::Display for Method {
             Method::Tree(h) => h.fmt(f),
             Method::Boilerpipe(v) => f.write_str(v.name()),
             Method::AlarteSilva => f.write_str(domratio::NAME),
+            Method::PithPage => f.write_str(article::NAME),
+            Method::Site => f.write_str(site::NAME),
         }
     }
 }
@@ -103,10 +118,11 @@ pub enum Reason {
         /// What it saw, in a few words (e.g. `outside the main container`, `link density 0.8`).
         why: String,
     },
-    /// The page has no URL, so no tree: only the link-text rule applies.
+    /// A tree method was asked for a page without a URL, so without a tree: the page-level
+    /// extractor `pith-page` decided instead.
     NoTree {
-        /// The block is entirely link text.
-        all_link_text: bool,
+        /// What `pith-page` saw (its reason, without the extractor's name).
+        why: String,
     },
 }
 
@@ -115,15 +131,13 @@ impl fmt::Display for Reason {
         match self {
             Reason::Tree(r) => r.fmt(f),
             Reason::Page { extractor, why } => write!(f, "{extractor}: {why}"),
-            Reason::NoTree {
-                all_link_text: true,
-            } => {
+            Reason::NoTree { why } => {
                 write!(
                     f,
-                    "no URL Tree (page without URL): block is entirely link text"
+                    "no URL Tree (page without URL), {}: {why}",
+                    article::NAME
                 )
             }
-            Reason::NoTree { .. } => write!(f, "no URL Tree (page without URL): kept"),
         }
     }
 }
@@ -150,8 +164,33 @@ pub fn is_all_link_text(block: &Block) -> bool {
 }
 
 /// Labels every block of `page` with `method`. `branch` is the page's branch in its site's URL
-/// Tree (the page already inserted), or `None` for a page without a URL.
+/// Tree (the page already inserted), or `None` for a page without a URL; a tree method then
+/// labels with `pith-page` (reasons [`Reason::NoTree`]), as the reader would.
 pub fn classify(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<Label> {
+    match method {
+        Method::PithPage | Method::Site => {
+            classify_with(method, page, branch, &article::extract(page))
+        }
+        _ => classify_page(method, page, branch),
+    }
+}
+
+/// As [`classify`], with pith-page's result on this page already at hand (the engine computes it
+/// once per page, at ingestion, for the container signature).
+pub fn classify_with(
+    method: Method,
+    page: &Page,
+    branch: Option<&Branch>,
+    page_level: &article::ArticleExtraction,
+) -> Vec<Label> {
+    match method {
+        Method::PithPage => page_level.labels.clone(),
+        Method::Site => site::classify(page, branch, page_level),
+        _ => classify_page(method, page, branch),
+    }
+}
+
+fn classify_page(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<Label> {
     match (method, branch) {
         (Method::Boilerpipe(variant), _) => boilerpipe::classify(page, variant),
         (Method::AlarteSilva, _) => domratio::classify(page),
@@ -172,21 +211,17 @@ pub fn classify(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<Lab
                 })
                 .collect()
         }
-        (Method::Tree(_), None) => page
-            .blocks
-            .iter()
-            .map(|b| {
-                let all_link_text = is_all_link_text(b);
-                Label {
-                    verdict: if all_link_text {
-                        Verdict::Boilerplate
-                    } else {
-                        Verdict::Content
-                    },
-                    reason: Reason::NoTree { all_link_text },
-                }
+        (Method::Tree(_), None) => article::classify(page)
+            .into_iter()
+            .map(|label| Label {
+                verdict: label.verdict,
+                reason: match label.reason {
+                    Reason::Page { why, .. } => Reason::NoTree { why },
+                    other => other,
+                },
             })
             .collect(),
+        (Method::PithPage | Method::Site, _) => article::classify(page),
     }
 }
 

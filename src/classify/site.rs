@@ -61,7 +61,12 @@ fn deciding_node(branch: &Branch) -> Option<&NodeStats> {
 /// Finds the container the site's pages agree on in this page: at the deepest node with enough
 /// pages where one exists, the signature found in this page that most of its pages chose.
 pub fn agreed_container(page: &Page, branch: &Branch) -> Option<Agreement> {
-    for node in branch.nodes.iter().rev().filter(|n| n.support > MIN_SUPPORT) {
+    for node in branch
+        .nodes
+        .iter()
+        .rev()
+        .filter(|n| n.support > MIN_SUPPORT)
+    {
         let mut present: Vec<(&String, u32, NodeId)> = Vec::new();
         for (sig, count) in &node.containers {
             // Several elements can share a signature (repeated widgets): take the one holding
@@ -114,7 +119,11 @@ fn label(verdict: Verdict, why: String) -> Label {
 
 /// Labels `page` with the site-aware rule. `branch` is the page's branch in its site's tree (the
 /// page already inserted), `None` without a URL; `page_level` is pith-page's result on this page.
-pub fn classify(page: &Page, branch: Option<&Branch>, page_level: &ArticleExtraction) -> Vec<Label> {
+pub fn classify(
+    page: &Page,
+    branch: Option<&Branch>,
+    page_level: &ArticleExtraction,
+) -> Vec<Label> {
     let Some(branch) = branch else {
         return page_level.labels.clone();
     };

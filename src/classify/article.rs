@@ -1,0 +1,264 @@
+//! `pith-page`: pith's own page-level extractor. It decides from one page alone which blocks are
+//! the article, and it is what labels a site's first pages, before the site's URL Tree knows
+//! anything.
+//!
+//! How (the public picture of Readability-style extractors, over pith's blocks):
+//! 1. per-node aggregates of the blocks in one bottom-up pass ([`stats`]);
+//! 2. every paragraph-like block scores its holder and, decaying, the holder's ancestors, by
+//!    length, commas and sentence length; class/id/role hints and link density weigh each
+//!    candidate; comments and other repeated items barely score past their own box ([`select`]);
+//! 3. the best candidate, moved up when several strong ones share an ancestor or its parent
+//!    scores more, plus the siblings that belong with it;
+//! 4. inside it, share bars, link lists, forms and related-link boxes removed ([`clean`]);
+//! 5. the headline kept wherever it stands; when no container stands out, long low-link blocks
+//!    are kept instead, so that no page comes out empty.
+
+mod clean;
+mod hints;
+mod select;
+mod stats;
+
+use self::select::{Choice, NodeFacts};
+use self::stats::Stats;
+use crate::classify::{Label, Reason, Verdict};
+use crate::dom::NodeId;
+use crate::page::{Block, BlockKind, Page};
+
+/// The extractor's method name, as printed in reasons and reports.
+pub const NAME: &str = "pith-page";
+
+/// A container whose prose holds fewer words than this does not stand out: the page falls back
+/// to keeping its long low-link blocks.
+const MIN_CONTAINER_WORDS: u32 = 25;
+
+/// What the extractor decided for one page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArticleExtraction {
+    /// One label per block of the page, in block order.
+    pub labels: Vec<Label>,
+    /// The chosen main container first, then the siblings added to it; empty when the page fell
+    /// back to block-level selection. Real DOM nodes, so a site's pages can be compared on them.
+    pub containers: Vec<NodeId>,
+}
+
+/// Labels every block of `page` as article content or boilerplate, with a short reason each.
+pub fn classify(page: &Page) -> Vec<Label> {
+    extract(page).labels
+}
+
+/// Runs the extractor on `page`: the labels and the containers they came from.
+pub fn extract(page: &Page) -> ArticleExtraction {
+    if page.blocks.is_empty() {
+        return ArticleExtraction {
+            labels: Vec::new(),
+            containers: Vec::new(),
+        };
+    }
+    let stats = Stats::compute(page);
+    let mut facts = NodeFacts::new(&page.dom);
+    let scores = select::score(page, &stats, &mut facts);
+    let choice =
+        select::choose(page, &stats, &mut facts, &scores).filter(|c| stands_out(&stats, c));
+    match choice {
+        Some(choice) => from_containers(page, &stats, &mut facts, &choice),
+        None => fallback(page, &stats),
+    }
+}
+
+/// Runs the extractor's cleaning and headline rule inside a container chosen elsewhere (the one a
+/// site's pages agree on), instead of the container this page alone would suggest.
+pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
+    if page.blocks.is_empty() {
+        return ArticleExtraction {
+            labels: Vec::new(),
+            containers: Vec::new(),
+        };
+    }
+    let stats = Stats::compute(page);
+    let mut facts = NodeFacts::new(&page.dom);
+    let scores = select::score(page, &stats, &mut facts);
+    let choice = Choice {
+        main: container,
+        score: scores.get(container).unwrap_or(0.0),
+        siblings: Vec::new(),
+    };
+    from_containers(page, &stats, &mut facts, &choice)
+}
+
+/// True when the chosen containers hold enough text to be the article.
+fn stands_out(stats: &Stats, choice: &Choice) -> bool {
+    let words: u32 = std::iter::once(choice.main)
+        .chain(choice.siblings.iter().copied())
+        .map(|c| stats.get(c).words - stats.get(c).link_words)
+        .sum();
+    words >= MIN_CONTAINER_WORDS
+}
+
+fn page_label(verdict: Verdict, why: String) -> Label {
+    Label {
+        verdict,
+        reason: Reason::Page {
+            extractor: NAME,
+            why,
+        },
+    }
+}
+
+/// Labels from the chosen containers: inside and not removed is content, the rest boilerplate,
+/// the headline content wherever it stands.
+fn from_containers(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    choice: &Choice,
+) -> ArticleExtraction {
+    let dom = &page.dom;
+    let mut containers = vec![choice.main];
+    containers.extend(choice.siblings.iter().copied());
+    let removals = clean::clean(page, stats, facts, &containers);
+    let main_name = select::describe(dom, choice.main);
+    let headline = headline(page, stats, &containers);
+    let labels = page
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(index, block)| {
+            if Some(index) == headline {
+                return page_label(Verdict::Content, "headline".into());
+            }
+            let pre = stats.get(block.node).pre;
+            let Some(&container) = containers.iter().find(|&&c| {
+                let a = stats.get(c);
+                a.pre <= pre && pre < a.end
+            }) else {
+                return page_label(Verdict::Boilerplate, "outside main container".into());
+            };
+            // Removals are disjoint and sorted: the last one starting at or before `pre`.
+            let at = removals.partition_point(|r| r.pre <= pre);
+            if let Some(r) = at.checked_sub(1).and_then(|i| removals.get(i))
+                && pre < r.end
+            {
+                return page_label(Verdict::Boilerplate, r.reason.clone());
+            }
+            if clean::is_furniture_line(block) {
+                return page_label(Verdict::Boilerplate, "removed: furniture line".into());
+            }
+            let why = if container == choice.main {
+                format!("in main container {main_name} (score {:.0})", choice.score)
+            } else {
+                format!(
+                    "in {} beside main container {main_name}",
+                    select::describe(dom, container)
+                )
+            };
+            page_label(Verdict::Content, why)
+        })
+        .collect();
+    ArticleExtraction { labels, containers }
+}
+
+/// Block-level fallback for pages where no container stands out: long, low-link text blocks and
+/// the headline.
+fn fallback(page: &Page, stats: &Stats) -> ArticleExtraction {
+    let headline = headline(page, stats, &[]);
+    let labels = page
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(index, block)| {
+            if Some(index) == headline {
+                page_label(Verdict::Content, "headline".into())
+            } else if stats::is_prose(block) {
+                page_label(
+                    Verdict::Content,
+                    format!(
+                        "fallback: long low-link text ({} words, links {:.2})",
+                        block.words,
+                        block.link_density()
+                    ),
+                )
+            } else {
+                page_label(
+                    Verdict::Boilerplate,
+                    "fallback: short or link text, no main container".into(),
+                )
+            }
+        })
+        .collect();
+    ArticleExtraction {
+        labels,
+        containers: Vec::new(),
+    }
+}
+
+/// Lower-case word tokens of `text` (letters and digits).
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The index of the headline block: a heading (or short block) whose words are the page title's,
+/// nearest before or inside the containers; else the first `<h1>` inside them, else the last
+/// `<h1>` before them.
+fn headline(page: &Page, stats: &Stats, containers: &[NodeId]) -> Option<usize> {
+    let start = containers
+        .iter()
+        .map(|&c| stats.get(c).first_block)
+        .min()
+        .unwrap_or(u32::MAX) as usize;
+    let end = containers
+        .iter()
+        .map(|&c| stats.get(c).end_block)
+        .max()
+        .unwrap_or(0) as usize;
+    let title: Vec<String> = words(&page.title);
+    let mut best: Option<(usize, f32)> = None;
+    for (index, block) in page.blocks.iter().enumerate() {
+        if !containers.is_empty() && index >= end.max(start) {
+            break;
+        }
+        let heading = matches!(block.kind, BlockKind::Heading(1..=3));
+        if !heading && !(3..=30).contains(&block.words) {
+            continue;
+        }
+        let score = title_match(block, &title);
+        let needed = if heading { 0.8 } else { 0.95 };
+        if score >= needed && best.is_none_or(|(_, s)| score >= s) {
+            best = Some((index, score));
+        }
+    }
+    if let Some((index, _)) = best {
+        return Some(index);
+    }
+    let is_h1 = |b: &Block| b.kind == BlockKind::Heading(1);
+    if containers.is_empty() {
+        return page.blocks.iter().position(is_h1);
+    }
+    page.blocks
+        .get(start.min(page.blocks.len())..end.min(page.blocks.len()))
+        .and_then(|inside| inside.iter().position(is_h1).map(|i| i + start))
+        .or_else(|| {
+            page.blocks
+                .get(..start.min(page.blocks.len()))
+                .and_then(|before| before.iter().rposition(is_h1))
+        })
+}
+
+/// Share of the block's words found in the title, 0 when the block has fewer than two words or
+/// is mostly links (a link to the article from a list of headlines).
+fn title_match(block: &Block, title: &[String]) -> f32 {
+    if title.is_empty() || block.words < 2 || block.link_words * 2 > block.words {
+        return 0.0;
+    }
+    let w = words(&block.text);
+    if w.is_empty() {
+        return 0.0;
+    }
+    let found = w.iter().filter(|x| title.contains(x)).count();
+    found as f32 / w.len() as f32
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,244 @@
+//! Cleaning inside the chosen containers: the parts of an article's box that are not the article
+//! (share bars, related-link lists, forms, author/date lists). Conservative on purpose: gold
+//! texts keep short lines of the article (a dateline, a one-line paragraph, a caption), so only
+//! what says of itself that it is not text goes, and never a wrapper holding most of the text.
+
+use html5ever::local_name;
+
+use super::select::NodeFacts;
+use super::stats::Stats;
+use crate::dom::{Dom, Edge, NodeId};
+use crate::page::{Block, Page};
+
+/// A subtree removed from a container, as its pre-order interval, with the reason.
+#[derive(Debug, Clone)]
+pub(super) struct Removal {
+    /// Pre-order index of the removed element.
+    pub pre: u32,
+    /// One past the pre-order index of its last descendant.
+    pub end: u32,
+    /// Why, as shown in the block's label (`removed: link-dense list (0.82)`).
+    pub reason: String,
+}
+
+/// Link density from which a list or a box inside the article is a set of links, not text.
+const LINK_DENSE: f32 = 0.5;
+
+/// An element holding more than this share of its container's words is a wrapper of the article,
+/// not a part to remove, whatever its class says.
+const WRAPPER_SHARE: f32 = 0.5;
+
+/// Opening words of headings that introduce links to other pages rather than the article.
+const RELATED_OPENINGS: &[&str] = &[
+    "related",
+    "read more",
+    "read also",
+    "also read",
+    "more from",
+    "more on",
+    "more stories",
+    "recommended",
+    "see also",
+    "you may also like",
+    "you might also like",
+    "most popular",
+    "most read",
+    "trending",
+    "further reading",
+    "top stories",
+    "latest news",
+    "share this",
+    "share on",
+    "follow us",
+    "tags",
+    "topics",
+];
+
+/// Whole lines that are page furniture wherever they stand.
+const FURNITURE_LINES: &[&str] = &[
+    "advertisement",
+    "advertisements",
+    "ad",
+    "sponsored",
+    "sponsored content",
+    "story continues below",
+    "story continues below advertisement",
+    "continue reading below",
+    "continue reading the main story",
+    "skip advertisement",
+    "scroll to continue with content",
+    "article continues below",
+    "share",
+    "share this",
+    "share this article",
+    "tweet",
+    "print",
+    "email",
+];
+
+/// True for a block that is a line of page furniture (`Advertisement`, `Share this article`).
+pub(super) fn is_furniture_line(block: &Block) -> bool {
+    if block.words > 6 {
+        return false;
+    }
+    let lower: String = block
+        .text
+        .chars()
+        .filter(|c| c.is_alphanumeric() || c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect();
+    let lower = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+    FURNITURE_LINES.contains(&lower.as_str())
+}
+
+/// True when `text` opens like the heading of a related-links box.
+fn opens_related(text: &str) -> bool {
+    let lower = text.trim().to_lowercase();
+    RELATED_OPENINGS.iter().any(|o| {
+        lower.starts_with(o)
+            && lower[o.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
+/// Finds the subtrees to remove inside `containers`, as pre-order intervals sorted by start.
+pub(super) fn clean(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    containers: &[NodeId],
+) -> Vec<Removal> {
+    let dom = &page.dom;
+    let mut out = Vec::new();
+    for &container in containers {
+        let total = stats.get(container).words.max(1) as f32;
+        // The element after a related-links heading goes with the heading.
+        let mut doomed: Option<(NodeId, String)> = None;
+        let mut walk = dom.traverse(container);
+        while let Some(edge) = walk.next() {
+            let Edge::Open(id) = edge else { continue };
+            if id == container || !dom.is_element(id) {
+                continue;
+            }
+            let a = stats.get(id);
+            if a.blocks == 0 && a.images == 0 {
+                walk.skip_children();
+                continue;
+            }
+            let reason = match &doomed {
+                Some((d, why)) if *d == id => Some(why.clone()),
+                _ => None,
+            }
+            .or_else(|| removal_reason(page, stats, facts, id, total));
+            if let Some(reason) = reason {
+                if reason.starts_with("removed: related heading")
+                    && let Some(next) = next_element(dom, id)
+                    && stats.link_density(next) >= 0.3
+                {
+                    doomed = Some((next, "removed: links after a related heading".to_string()));
+                }
+                out.push(Removal {
+                    pre: a.pre,
+                    end: a.end,
+                    reason,
+                });
+                walk.skip_children();
+            }
+        }
+    }
+    out.sort_by_key(|r| r.pre);
+    out
+}
+
+fn next_element(dom: &Dom, id: NodeId) -> Option<NodeId> {
+    let mut next = dom.next_sibling(id);
+    while let Some(n) = next {
+        if dom.is_element(n) {
+            return Some(n);
+        }
+        next = dom.next_sibling(n);
+    }
+    None
+}
+
+/// Why element `id` inside a container of `total` words should go, if it should.
+fn removal_reason(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    id: NodeId,
+    total: f32,
+) -> Option<String> {
+    let dom = &page.dom;
+    let a = stats.get(id);
+    if a.words as f32 > WRAPPER_SHARE * total {
+        return None;
+    }
+    let name = dom.local_name(id)?;
+    match *name {
+        local_name!("nav") => return Some("removed: <nav>".into()),
+        local_name!("form") | local_name!("button") => {
+            return Some(format!("removed: <{}>", &**name));
+        }
+        _ => {}
+    }
+    let hint = facts.hint(id);
+    if hint.is_negative()
+        && let Some(word) = hint.negative
+    {
+        return Some(format!("removed: class '{word}'"));
+    }
+    let ld = stats.link_density(id);
+    let is_list = matches!(
+        *name,
+        local_name!("ul") | local_name!("ol") | local_name!("dl") | local_name!("menu")
+    );
+    if is_list {
+        if ld >= LINK_DENSE && a.words > 0 {
+            return Some(format!("removed: link-dense list ({ld:.2})"));
+        }
+        if a.list_items >= 2 && a.bylines > 0 && a.words <= 6 * a.list_items && a.prose == 0 {
+            return Some("removed: byline list".into());
+        }
+    }
+    if ld >= LINK_DENSE && a.words > 0 && a.prose == 0 {
+        return Some(format!("removed: link-dense block ({ld:.2})"));
+    }
+    if a.controls > 0 && a.prose == 0 {
+        return Some("removed: form controls".into());
+    }
+    if matches!(
+        *name,
+        local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6")
+            | local_name!("p")
+            | local_name!("div")
+            | local_name!("span")
+    ) && a.blocks == 1
+        && a.words <= 6
+        && let Some(block) = page.blocks.get(a.first_block as usize)
+        && opens_related(&block.text)
+    {
+        return Some("removed: related heading".into());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn related_openings() {
+        assert!(opens_related("Related Articles"));
+        assert!(opens_related("Read more:"));
+        assert!(!opens_related("Relatedness of genes"));
+        assert!(!opens_related("Tagsmith"));
+    }
+}

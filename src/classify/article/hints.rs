@@ -1,0 +1,249 @@
+//! What an element's name, `class`, `id`, `role` and `itemprop` say about it: authors name their
+//! containers after what they hold (`article-body`, `comments`, `share-bar`), and that is the
+//! cheapest strong evidence an extractor gets.
+
+use html5ever::local_name;
+
+use crate::dom::{Dom, NodeId};
+
+/// The weight one attribute (`class` or `id`) adds when it says "article text" or takes away when
+/// it says "not article text"; the same scale as the paragraph scores it competes with.
+const ATTR_WEIGHT: f32 = 25.0;
+
+/// An element's hint: a weight for container scoring and, when negative, the word that made it so
+/// (for reasons such as `removed: class 'share'`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(super) struct Hint {
+    /// Added to the element's candidate score.
+    pub weight: f32,
+    /// The negative word found in `class`/`id`, when one was.
+    pub negative: Option<&'static str>,
+    /// A positive word or attribute was found (`article`, `itemprop=articleBody`, `<main>`…).
+    pub positive: bool,
+}
+
+impl Hint {
+    /// True when the element's own names say it is not the article (and nothing says it is).
+    pub fn is_negative(&self) -> bool {
+        self.weight < 0.0 && self.negative.is_some()
+    }
+}
+
+/// Words in `class`/`id` that mark article text. Matched inside tokens (`storytext`, `postbody`).
+const POSITIVE_STEMS: &[&str] = &[
+    "article", "content", "story", "body", "entry", "main", "text", "blog", "post",
+];
+
+/// Words in `class`/`id` that mark everything around an article. Matched inside tokens, so each is
+/// long or distinctive enough not to hide inside an unrelated word.
+const NEGATIVE_STEMS: &[&str] = &[
+    "comment",
+    "sidebar",
+    "related",
+    "share",
+    "sharing",
+    "social",
+    "promo",
+    "footer",
+    "widget",
+    "breadcrumb",
+    "newsletter",
+    "subscribe",
+    "subscription",
+    "popup",
+    "modal",
+    "cookie",
+    "sponsor",
+    "banner",
+    "outbrain",
+    "taboola",
+    "disqus",
+    "recommend",
+    "toolbar",
+    "masthead",
+    "pagination",
+    "pager",
+    "signup",
+    "menu",
+    "navbar",
+    "navigation",
+    "advert",
+    "adsense",
+    "skyscraper",
+    "shoutbox",
+    "trending",
+    "mostread",
+    "popular",
+    "byline",
+];
+
+/// Negative words that only count as a whole token (or a token's prefix, for `nav`): short
+/// enough to sit inside other words (`ad` in `head`, `meta` in `metallica`).
+const NEGATIVE_TOKENS: &[&str] = &["ad", "ads", "nav", "meta", "tags", "tag", "extra"];
+
+/// Splits `value` into lower-case words: at every non-alphanumeric character and at camelCase
+/// boundaries (`articleBody` → `article`, `body`), calling `f` on each.
+fn for_each_token(value: &str, mut f: impl FnMut(&str)) {
+    let mut token = String::new();
+    let mut prev_lower = false;
+    for c in value.chars() {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower && !token.is_empty() {
+                f(&token);
+                token.clear();
+            }
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+            token.extend(c.to_lowercase());
+        } else {
+            if !token.is_empty() {
+                f(&token);
+                token.clear();
+            }
+            prev_lower = false;
+        }
+    }
+    if !token.is_empty() {
+        f(&token);
+    }
+}
+
+/// What one attribute value says: (positive word found, negative word found).
+fn attr_words(value: &str) -> (bool, Option<&'static str>) {
+    let mut positive = false;
+    let mut negative = None;
+    for_each_token(value, |t| {
+        if negative.is_none() {
+            negative = NEGATIVE_STEMS
+                .iter()
+                .find(|s| t.contains(*s))
+                .or_else(|| {
+                    NEGATIVE_TOKENS
+                        .iter()
+                        .find(|s| t == **s || (**s == "nav" && t.starts_with("nav")))
+                })
+                .copied();
+        }
+        if !positive {
+            // `tbody`-like tokens are no evidence; `body` is when it stands for the article's.
+            positive = POSITIVE_STEMS.iter().any(|s| t.contains(s)) && t != "tbody";
+        }
+    });
+    (positive, negative)
+}
+
+/// The hint of element `id`: `class` and `id` each add or take [`ATTR_WEIGHT`] (both at once
+/// cancel, as in `comment-body`); `itemprop=articleBody`, `role=main`, `<article>` and `<main>`
+/// add; `<nav>`, `<aside>` and `<footer>` take away. Element names weigh less than the author's
+/// own words, so an article inside `<header>` or `<aside>` is still found.
+pub(super) fn hint(dom: &Dom, id: NodeId) -> Hint {
+    let mut out = Hint::default();
+    let Some(name) = dom.local_name(id) else {
+        return out;
+    };
+    for (attr, value) in dom.attrs(id) {
+        match *attr {
+            local_name!("class") | local_name!("id") => {
+                let (positive, negative) = attr_words(value);
+                if positive {
+                    out.weight += ATTR_WEIGHT;
+                    out.positive = true;
+                }
+                if let Some(word) = negative {
+                    out.weight -= ATTR_WEIGHT;
+                    out.negative.get_or_insert(word);
+                }
+            }
+            local_name!("itemprop") => {
+                let v = value.to_ascii_lowercase();
+                if v.contains("articlebody") || v.contains("text") {
+                    out.weight += 2.0 * ATTR_WEIGHT;
+                    out.positive = true;
+                }
+            }
+            local_name!("role") => {
+                let v = value.to_ascii_lowercase();
+                if v == "main" || v == "article" {
+                    out.weight += ATTR_WEIGHT;
+                    out.positive = true;
+                } else if matches!(
+                    v.as_str(),
+                    "navigation" | "complementary" | "contentinfo" | "banner" | "menu"
+                ) {
+                    out.weight -= ATTR_WEIGHT;
+                    out.negative.get_or_insert("role");
+                }
+            }
+            _ => {}
+        }
+    }
+    match *name {
+        local_name!("article") | local_name!("main") => {
+            out.weight += 10.0;
+            out.positive = true;
+        }
+        local_name!("nav") | local_name!("aside") | local_name!("footer") => out.weight -= 10.0,
+        _ => {}
+    }
+    out
+}
+
+/// The element's tag weight as a container (Readability's initial scores): generic containers a
+/// little up, list and form parts a little down, headings down.
+pub(super) fn tag_weight(dom: &Dom, id: NodeId) -> f32 {
+    match dom.local_name(id) {
+        Some(n) => match *n {
+            local_name!("div") | local_name!("article") | local_name!("section") => 5.0,
+            local_name!("pre") | local_name!("td") | local_name!("blockquote") => 3.0,
+            local_name!("address")
+            | local_name!("ol")
+            | local_name!("ul")
+            | local_name!("dl")
+            | local_name!("dd")
+            | local_name!("dt")
+            | local_name!("li")
+            | local_name!("form") => -3.0,
+            local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6")
+            | local_name!("th") => -5.0,
+            _ => 0.0,
+        },
+        None => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(v: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for_each_token(v, |t| out.push(t.to_string()));
+        out
+    }
+
+    #[test]
+    fn tokens_split_at_punctuation_and_camel_case() {
+        assert_eq!(
+            tokens("articleBody main-text"),
+            ["article", "body", "main", "text"]
+        );
+        assert_eq!(tokens("  post_content2 "), ["post", "content2"]);
+        assert_eq!(tokens("HTMLPage"), ["htmlpage"]);
+    }
+
+    #[test]
+    fn words_in_attributes() {
+        assert_eq!(attr_words("entry-content"), (true, None));
+        assert_eq!(attr_words("comment-list"), (false, Some("comment")));
+        assert_eq!(attr_words("comment-body"), (true, Some("comment")));
+        assert_eq!(attr_words("header"), (false, None));
+        assert_eq!(attr_words("thread"), (false, None));
+        assert_eq!(attr_words("top-ad"), (false, Some("ad")));
+        assert_eq!(attr_words("navMain"), (true, Some("nav")));
+        assert_eq!(attr_words("tbody"), (false, None));
+    }
+}

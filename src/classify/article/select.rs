@@ -1,0 +1,406 @@
+//! Choosing the main container: every paragraph scores its holder and, decaying, the holder's
+//! ancestors; the best-scored node wins, may move up to an ancestor that holds several strong
+//! candidates, and takes along the siblings that belong with it.
+
+use std::collections::HashMap;
+
+use html5ever::local_name;
+
+use super::hints::{self, Hint};
+use super::stats::{self, Stats};
+use crate::dom::{Dom, NodeId};
+use crate::page::{Block, BlockKind, Page};
+
+/// How much of a paragraph's score reaches the candidate `level` steps above its holder
+/// (Readability's decay: the holder all, its parent half, further ancestors a third per level).
+const DECAY: [f32; 5] = [1.0, 2.0, 6.0, 9.0, 12.0];
+
+/// What reaches past a comment, a sidebar or one of many repeated items: their paragraphs score
+/// their own box, but barely the page around it, so a long comment thread does not outweigh the
+/// article it hangs under.
+const DAMP_OUTSIDE_NEGATIVE: f32 = 0.25;
+
+/// Cached per-node facts that are costly enough to compute only for the nodes asked about.
+pub(super) struct NodeFacts<'a> {
+    dom: &'a Dom,
+    hints: Vec<Option<Hint>>,
+    /// 0 = not computed, 1 = not a repeated item, 2 = a repeated item.
+    repeated: Vec<u8>,
+}
+
+impl<'a> NodeFacts<'a> {
+    /// Empty caches for `dom`.
+    pub fn new(dom: &'a Dom) -> NodeFacts<'a> {
+        NodeFacts {
+            dom,
+            hints: vec![None; dom.len()],
+            repeated: vec![0; dom.len()],
+        }
+    }
+
+    /// The element's hint (see [`hints::hint`]).
+    pub fn hint(&mut self, id: NodeId) -> Hint {
+        match self.hints.get(id as usize) {
+            Some(Some(h)) => *h,
+            Some(None) => {
+                let h = hints::hint(self.dom, id);
+                self.hints[id as usize] = Some(h);
+                h
+            }
+            None => Hint::default(),
+        }
+    }
+
+    /// True when `id` is one of at least three siblings alike in tag and class, each holding
+    /// several blocks, most with an author or date line: a comment, a teaser in a list of teasers.
+    pub fn is_repeated_item(&mut self, stats: &Stats, id: NodeId) -> bool {
+        match self.repeated.get(id as usize) {
+            Some(0) => {}
+            Some(v) => return *v == 2,
+            None => return false,
+        }
+        let dom = self.dom;
+        let Some(parent) = dom.parent(id) else {
+            self.repeated[id as usize] = 1;
+            return false;
+        };
+        // (elements, of those with several blocks and a byline) per signature.
+        let mut groups: HashMap<(&str, &str), (u32, u32)> = HashMap::new();
+        for child in dom.children(parent) {
+            if let Some(sig) = signature(dom, child) {
+                let a = stats.get(child);
+                let entry = groups.entry(sig).or_default();
+                entry.0 += 1;
+                entry.1 += u32::from(a.blocks >= 2 && a.bylines > 0);
+            }
+        }
+        for child in dom.children(parent) {
+            let repeated = signature(dom, child)
+                .and_then(|sig| groups.get(&sig))
+                .is_some_and(|&(n, with_byline)| n >= 3 && with_byline * 2 >= n)
+                && stats.get(child).blocks >= 2;
+            if let Some(slot) = self.repeated.get_mut(child as usize) {
+                *slot = if repeated { 2 } else { 1 };
+            }
+        }
+        self.repeated.get(id as usize) == Some(&2)
+    }
+}
+
+/// An element's tag and class, for finding siblings made from the same template.
+fn signature(dom: &Dom, id: NodeId) -> Option<(&str, &str)> {
+    let name = dom.element_name(id)?;
+    Some((name, dom.attr(id, "class").unwrap_or("").trim()))
+}
+
+/// How much a block says "paragraph of an article": Readability's measure (one point, one per
+/// comma, one per 100 characters up to three), plus a point for sentences of ordinary length.
+/// Short blocks, headings and images score nothing; list items half.
+pub(super) fn paragraph_score(block: &Block) -> f32 {
+    if matches!(
+        block.kind,
+        BlockKind::Image | BlockKind::Heading(_) | BlockKind::Caption
+    ) {
+        return 0.0;
+    }
+    let mut chars = 0u32;
+    let mut commas = 0u32;
+    let mut stops = 0u32;
+    for c in block.text.chars() {
+        chars += 1;
+        match c {
+            ',' | '，' | '、' | '،' => commas += 1,
+            '.' | '!' | '?' | '。' | '！' | '？' => stops += 1,
+            _ => {}
+        }
+    }
+    if chars < 25 {
+        return 0.0;
+    }
+    let mut score = 1.0 + commas as f32 + (chars as f32 / 100.0).min(3.0);
+    if stops > 0 {
+        let per_sentence = block.words as f32 / stops as f32;
+        if (6.0..=45.0).contains(&per_sentence) {
+            score += 1.0;
+        }
+    }
+    if block.kind == BlockKind::ListItem {
+        score *= 0.5;
+    }
+    score
+}
+
+/// The node whose text a block is: a paragraph-like element, or a generic element holding just
+/// this one block (a `<div>` used as a paragraph). Its parent is the level-0 candidate.
+fn is_paragraph_node(dom: &Dom, stats: &Stats, facts: &mut NodeFacts<'_>, id: NodeId) -> bool {
+    if stats::is_paragraph_element(dom, id) {
+        return true;
+    }
+    let a = stats.get(id);
+    let generic = dom.local_name(id).is_some_and(|n| {
+        matches!(
+            *n,
+            local_name!("div") | local_name!("span") | local_name!("section") | local_name!("font")
+        )
+    });
+    generic && a.blocks == 1 && a.direct_blocks == 1 && !facts.hint(id).positive
+}
+
+/// The scored candidates.
+pub(super) struct Scores {
+    /// Candidate score per node; `f32::NEG_INFINITY` for nodes that are not candidates.
+    pub score: Vec<f32>,
+    /// The candidates, in the order they were first scored.
+    pub candidates: Vec<NodeId>,
+    /// Per node, the share of the paragraph score it received through a comment, a sidebar or
+    /// a repeated item (damped): high for the box around a comment thread.
+    pub damped: Vec<f32>,
+}
+
+impl Scores {
+    /// The node's score, `None` when it is no candidate.
+    pub fn get(&self, id: NodeId) -> Option<f32> {
+        self.score
+            .get(id as usize)
+            .copied()
+            .filter(|s| s.is_finite())
+    }
+}
+
+/// Scores every node that holds paragraphs: its tag and hint weights plus the decayed scores of
+/// the paragraphs below it, times the share of its text that is not links.
+pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Scores {
+    let dom = &page.dom;
+    let mut scores = Scores {
+        score: vec![f32::NEG_INFINITY; dom.len()],
+        candidates: Vec::new(),
+        damped: vec![0.0; dom.len()],
+    };
+    let mut received = vec![0.0f32; dom.len()];
+    for block in &page.blocks {
+        let s = paragraph_score(block);
+        if s <= 0.0 {
+            continue;
+        }
+        let mut damp = 1.0;
+        let mut node = block.node;
+        if is_paragraph_node(dom, stats, facts, node) {
+            if facts.hint(node).is_negative() {
+                damp *= DAMP_OUTSIDE_NEGATIVE;
+            }
+            match dom.parent(node) {
+                Some(p) => node = p,
+                None => continue,
+            }
+        }
+        for divisor in DECAY {
+            if !dom.is_element(node) {
+                break;
+            }
+            let Some(slot) = scores.score.get_mut(node as usize) else {
+                break;
+            };
+            if !slot.is_finite() {
+                *slot = hints::tag_weight(dom, node) + facts.hint(node).weight;
+                scores.candidates.push(node);
+            }
+            let gain = s / divisor * damp;
+            *slot += gain;
+            received[node as usize] += gain;
+            if damp < 1.0 {
+                scores.damped[node as usize] += gain;
+            }
+            if facts.hint(node).is_negative() || facts.is_repeated_item(stats, node) {
+                damp *= DAMP_OUTSIDE_NEGATIVE;
+            }
+            match dom.parent(node) {
+                Some(p) => node = p,
+                None => break,
+            }
+        }
+    }
+    for &c in &scores.candidates {
+        let ld = stats.link_density(c);
+        scores.score[c as usize] *= 1.0 - ld;
+        let r = received[c as usize];
+        scores.damped[c as usize] = if r > 0.0 {
+            scores.damped[c as usize] / r
+        } else {
+            0.0
+        };
+    }
+    scores
+}
+
+/// The chosen main container and the siblings added to it.
+#[derive(Debug, Clone)]
+pub(super) struct Choice {
+    /// The main container.
+    pub main: NodeId,
+    /// Its score.
+    pub score: f32,
+    /// Siblings of `main` that belong with it, in document order.
+    pub siblings: Vec<NodeId>,
+}
+
+/// Picks the main container (Readability's procedure over the scores) and its siblings.
+pub(super) fn choose(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    scores: &Scores,
+) -> Option<Choice> {
+    let dom = &page.dom;
+    let mut ranked: Vec<(NodeId, f32)> = scores
+        .candidates
+        .iter()
+        .map(|&c| (c, scores.score[c as usize]))
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let &(mut top, top_score) = ranked.first()?;
+    let top5 = &ranked[..ranked.len().min(5)];
+
+    // Several strong candidates under one ancestor: the article is split into boxes.
+    let alternatives: Vec<NodeId> = top5[1..]
+        .iter()
+        .filter(|(_, s)| *s >= 0.75 * top_score)
+        .map(|&(n, _)| n)
+        .collect();
+    if alternatives.len() >= 3 {
+        let mut ancestor = dom.parent(top);
+        while let Some(a) = ancestor {
+            if is_page_wrapper(dom, a) {
+                break;
+            }
+            let held = alternatives
+                .iter()
+                .filter(|&&n| stats.contains(a, n))
+                .count();
+            if held >= 3 {
+                top = a;
+                break;
+            }
+            ancestor = dom.parent(a);
+        }
+    }
+
+    // Climb while the parent scores more (it holds more of the article than the box found).
+    let mut last = scores.get(top).unwrap_or(top_score);
+    let threshold = last / 3.0;
+    let mut parent = dom.parent(top);
+    while let Some(p) = parent {
+        if is_page_wrapper(dom, p) {
+            break;
+        }
+        if let Some(ps) = scores.get(p) {
+            if ps < threshold {
+                break;
+            }
+            if ps > last {
+                top = p;
+                break;
+            }
+            last = ps;
+        }
+        parent = dom.parent(p);
+    }
+
+    // An only child says no more than its parent: take the parent, whose siblings are the ones
+    // worth looking at.
+    while let Some(p) = dom.parent(top) {
+        if is_page_wrapper(dom, p) || dom.children(p).filter(|&c| dom.is_element(c)).count() != 1 {
+            break;
+        }
+        top = p;
+    }
+
+    let score = scores.get(top).unwrap_or(top_score);
+    let siblings = siblings(page, stats, facts, scores, top, score);
+    Some(Choice {
+        main: top,
+        score,
+        siblings,
+    })
+}
+
+/// `<html>`, `<body>` and the document: never a container choice by climbing.
+pub(super) fn is_page_wrapper(dom: &Dom, id: NodeId) -> bool {
+    !dom.is_element(id)
+        || dom.is_html(id, &local_name!("body"))
+        || dom.is_html(id, &local_name!("html"))
+}
+
+/// Siblings of `main` that belong with it: a score near its own (more so with the same class),
+/// or a paragraph of long, low-link text.
+fn siblings(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    scores: &Scores,
+    main: NodeId,
+    main_score: f32,
+) -> Vec<NodeId> {
+    let dom = &page.dom;
+    let Some(parent) = dom.parent(main) else {
+        return Vec::new();
+    };
+    if is_page_wrapper(dom, parent) && dom.is_html(parent, &local_name!("html")) {
+        return Vec::new();
+    }
+    let threshold = (main_score * 0.2).max(10.0);
+    let main_class = dom
+        .attr(main, "class")
+        .map(str::trim)
+        .filter(|c| !c.is_empty());
+    let mut out = Vec::new();
+    for sibling in dom.children(parent) {
+        if sibling == main || !dom.is_element(sibling) {
+            continue;
+        }
+        let a = stats.get(sibling);
+        let damped = scores.damped.get(sibling as usize).copied().unwrap_or(0.0);
+        if a.blocks == 0 || facts.hint(sibling).is_negative() || damped > 0.5 {
+            continue;
+        }
+        let mut bonus = 0.0;
+        if main_class.is_some() && dom.attr(sibling, "class").map(str::trim) == main_class {
+            bonus = main_score * 0.2;
+        }
+        let append = if let Some(s) = scores.get(sibling)
+            && s + bonus >= threshold
+        {
+            true
+        } else if a.blocks == 1 && is_paragraph_node(dom, stats, facts, sibling) {
+            let ld = stats.link_density(sibling);
+            let text = page
+                .blocks
+                .get(a.first_direct as usize)
+                .map_or("", |b| b.text.as_str());
+            let len = text.chars().count();
+            (len > 80 && ld < 0.25)
+                || (len > 0 && ld == 0.0 && text.ends_with(['.', '!', '?', '"', '”', '。']))
+        } else {
+            false
+        };
+        if append {
+            out.push(sibling);
+        }
+    }
+    out
+}
+
+/// `div#story`, `div.entry-content`, `article`: how reasons name a node.
+pub(super) fn describe(dom: &Dom, id: NodeId) -> String {
+    let mut out = dom.element_name(id).unwrap_or("#document").to_string();
+    if let Some(i) = dom.attr(id, "id").map(str::trim).filter(|i| !i.is_empty()) {
+        out.push('#');
+        out.push_str(i);
+    } else if let Some(c) = dom
+        .attr(id, "class")
+        .and_then(|c| c.split_ascii_whitespace().next())
+    {
+        out.push('.');
+        out.push_str(c);
+    }
+    out
+}

@@ -1,0 +1,247 @@
+//! Per-node aggregates of a page's blocks, computed in one bottom-up pass over the arena: every
+//! question the extractor asks about a subtree ("how many words, how many of them links, does it
+//! hold a date line?") is then answered in O(1), so no pass is quadratic in the page's size.
+
+use html5ever::local_name;
+
+use crate::dom::{Dom, Edge, NodeId};
+use crate::page::{Block, BlockKind, Page};
+
+/// Sums over the blocks of one subtree (the node's own blocks included).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Agg {
+    /// Pre-order index of the node in the walk from the root (`u32::MAX` when not reachable).
+    pub pre: u32,
+    /// One past the pre-order index of the node's last descendant: the subtree is `pre..end`.
+    pub end: u32,
+    /// Words of the text blocks.
+    pub words: u32,
+    /// Of those, words inside links.
+    pub link_words: u32,
+    /// Text blocks.
+    pub blocks: u32,
+    /// Text blocks whose innermost block-level element is this node.
+    pub direct_blocks: u32,
+    /// Image blocks.
+    pub images: u32,
+    /// Text blocks that read like prose: at least [`PROSE_WORDS`] words, mostly not links.
+    pub prose: u32,
+    /// Words of those prose blocks.
+    pub prose_words: u32,
+    /// Short blocks that read like an author or date line (see [`looks_like_byline`]).
+    pub bylines: u32,
+    /// `<li>` elements.
+    pub list_items: u32,
+    /// Form controls: `<input>`, `<select>`, `<textarea>`, `<button>`.
+    pub controls: u32,
+    /// Index of the first text block whose innermost block-level element is this node
+    /// (`u32::MAX` when none).
+    pub first_direct: u32,
+    /// Index of the first block (text or image) in the subtree (`u32::MAX` when none).
+    pub first_block: u32,
+    /// One past the index of the last block in the subtree (0 when none).
+    pub end_block: u32,
+}
+
+/// Words from which a block with little link text reads like a sentence of prose rather than a
+/// label, a menu entry or a date.
+pub(super) const PROSE_WORDS: u32 = 10;
+
+/// The aggregates of every node, indexed by [`NodeId`].
+#[derive(Debug)]
+pub(super) struct Stats {
+    /// One entry per node of the DOM.
+    pub agg: Vec<Agg>,
+}
+
+impl Stats {
+    /// Computes the aggregates: the blocks' counts are put on their nodes, then one walk adds
+    /// every node's totals into its parent when the node closes.
+    pub fn compute(page: &Page) -> Stats {
+        let dom = &page.dom;
+        let mut agg = vec![
+            Agg {
+                pre: u32::MAX,
+                end: u32::MAX,
+                first_direct: u32::MAX,
+                first_block: u32::MAX,
+                ..Agg::default()
+            };
+            dom.len()
+        ];
+        for (index, block) in page.blocks.iter().enumerate() {
+            let Some(a) = agg.get_mut(block.node as usize) else {
+                continue;
+            };
+            let index = index as u32;
+            a.first_block = a.first_block.min(index);
+            a.end_block = a.end_block.max(index + 1);
+            if block.kind == BlockKind::Image {
+                a.images += 1;
+                continue;
+            }
+            a.words += block.words;
+            a.link_words += block.link_words;
+            a.blocks += 1;
+            a.direct_blocks += 1;
+            a.first_direct = a.first_direct.min(index);
+            if is_prose(block) {
+                a.prose += 1;
+                a.prose_words += block.words;
+            }
+            if looks_like_byline(block) {
+                a.bylines += 1;
+            }
+        }
+        let mut counter = 0u32;
+        for edge in dom.traverse(dom.root()) {
+            match edge {
+                Edge::Open(id) => {
+                    if let Some(a) = agg.get_mut(id as usize) {
+                        a.pre = counter;
+                        if let Some(name) = dom.local_name(id) {
+                            match *name {
+                                local_name!("li") => a.list_items += 1,
+                                local_name!("input")
+                                | local_name!("select")
+                                | local_name!("textarea")
+                                | local_name!("button") => a.controls += 1,
+                                _ => {}
+                            }
+                        }
+                    }
+                    counter += 1;
+                }
+                Edge::Close(id) => {
+                    let Some(a) = agg.get_mut(id as usize) else {
+                        continue;
+                    };
+                    a.end = counter;
+                    let a = *a;
+                    if let Some(p) = dom.parent(id).and_then(|p| agg.get_mut(p as usize)) {
+                        p.words += a.words;
+                        p.link_words += a.link_words;
+                        p.blocks += a.blocks;
+                        p.images += a.images;
+                        p.prose += a.prose;
+                        p.prose_words += a.prose_words;
+                        p.bylines += a.bylines;
+                        p.list_items += a.list_items;
+                        p.controls += a.controls;
+                        p.first_block = p.first_block.min(a.first_block);
+                        p.end_block = p.end_block.max(a.end_block);
+                    }
+                }
+            }
+        }
+        Stats { agg }
+    }
+
+    /// The node's aggregates (all zero for an unknown id).
+    pub fn get(&self, id: NodeId) -> Agg {
+        self.agg.get(id as usize).copied().unwrap_or_default()
+    }
+
+    /// Share of the subtree's words that are link text.
+    pub fn link_density(&self, id: NodeId) -> f32 {
+        let a = self.get(id);
+        if a.words == 0 {
+            0.0
+        } else {
+            a.link_words as f32 / a.words as f32
+        }
+    }
+
+    /// True when `inner` is `outer` or inside it.
+    pub fn contains(&self, outer: NodeId, inner: NodeId) -> bool {
+        let (o, i) = (self.get(outer), self.get(inner));
+        o.pre != u32::MAX && i.pre != u32::MAX && o.pre <= i.pre && i.pre < o.end
+    }
+}
+
+/// A block of prose: enough words, at most a third of them links.
+pub(super) fn is_prose(block: &Block) -> bool {
+    block.words >= PROSE_WORDS && block.link_words * 3 <= block.words
+}
+
+const MONTHS: &[&str] = &[
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// A short line that names an author or a time: what heads every comment and every teaser, and
+/// rarely a paragraph of an article. English and numeric dates only; other languages still have
+/// the numeric forms (`12.03.2019`, `14:05`).
+pub(super) fn looks_like_byline(block: &Block) -> bool {
+    if block.words == 0 || block.words > 12 || block.kind == BlockKind::Heading(1) {
+        return false;
+    }
+    let text = block.text.as_str();
+    let bytes = text.as_bytes();
+    // A clock time: digit, colon, two digits.
+    let clock = bytes.windows(4).any(|w| {
+        w[0].is_ascii_digit() && w[1] == b':' && w[2].is_ascii_digit() && w[3].is_ascii_digit()
+    });
+    if clock {
+        return true;
+    }
+    let lower = text.to_lowercase();
+    if lower.contains(" ago")
+        || lower.starts_with("by ")
+        || lower.contains("says:")
+        || lower.contains("wrote:")
+        || lower.contains("posted ")
+        || lower.ends_with(" said:")
+    {
+        return true;
+    }
+    let has_digit = bytes.iter().any(u8::is_ascii_digit);
+    has_digit
+        && lower
+            .split(|c: char| !c.is_alphabetic())
+            .any(|w| w.len() >= 3 && MONTHS.iter().any(|m| w.starts_with(m)) && is_month_word(w))
+}
+
+/// `w` (lower case, starting with a month's first three letters) is that month's abbreviation or
+/// full name, not a word like `mayor` or `market`.
+fn is_month_word(w: &str) -> bool {
+    const FULL: &[&str] = &[
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "sept",
+        "october",
+        "november",
+        "december",
+    ];
+    w.len() == 3 || FULL.contains(&w)
+}
+
+/// True for elements whose text is one paragraph of a container, not a container of its own: the
+/// level-0 candidate of their text is their parent.
+pub(super) fn is_paragraph_element(dom: &Dom, id: NodeId) -> bool {
+    dom.local_name(id).is_some_and(|n| {
+        matches!(
+            *n,
+            local_name!("p")
+                | local_name!("pre")
+                | local_name!("li")
+                | local_name!("dd")
+                | local_name!("dt")
+                | local_name!("h1")
+                | local_name!("h2")
+                | local_name!("h3")
+                | local_name!("h4")
+                | local_name!("h5")
+                | local_name!("h6")
+                | local_name!("figcaption")
+                | local_name!("caption")
+                | local_name!("address")
+        )
+    })
+}

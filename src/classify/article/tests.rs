@@ -1,0 +1,249 @@
+//! Small hand-built pages whose right answer is clear.
+
+use url::Url;
+
+use super::*;
+use crate::page::page_from_html;
+
+/// A paragraph of article prose, numbered so that every one is distinct.
+fn prose(n: usize) -> String {
+    format!(
+        "<p>Paragraph {n} of the article tells the story in full sentences, with commas, \
+         clauses and details, so that it reads like the text a person came to read.</p>"
+    )
+}
+
+fn paragraphs(range: std::ops::Range<usize>) -> String {
+    range.map(prose).collect()
+}
+
+const NAV: &str = "<ul class=menu><li><a href=/a>Home</a></li><li><a href=/b>World</a></li>\
+                   <li><a href=/c>Business</a></li><li><a href=/d>Sport</a></li></ul>";
+
+fn run(html: &str) -> (Page, ArticleExtraction) {
+    let base = Url::parse("https://example.com/news/story").ok();
+    let page = page_from_html(html, base.as_ref());
+    let extraction = extract(&page);
+    assert_eq!(extraction.labels.len(), page.blocks.len());
+    (page, extraction)
+}
+
+/// The text of the blocks labelled content (images as `[img src]`), one per line.
+fn kept(page: &Page, x: &ArticleExtraction) -> Vec<String> {
+    page.blocks
+        .iter()
+        .zip(&x.labels)
+        .filter(|(_, l)| l.is_content())
+        .map(|(b, _)| match &b.image {
+            Some(i) => format!("[img {}]", i.src),
+            None => b.text.clone(),
+        })
+        .collect()
+}
+
+fn has(kept: &[String], needle: &str) -> bool {
+    kept.iter().any(|k| k.contains(needle))
+}
+
+#[test]
+fn page_wrapped_in_a_form() {
+    let html = format!(
+        "<html><head><title>Budget passes - Daily</title></head><body>\
+         <form id=aspnetForm action=x><input type=hidden name=__VIEWSTATE value=abc>\
+         <div id=header>{NAV}</div>\
+         <div id=wrapper><div id=leftnav>{NAV}</div>\
+         <div id=story><h1>Budget passes</h1>{}</div>\
+         <div id=footer><p>Copyright 2010 Daily News. All rights reserved.</p></div></div>\
+         </form></body></html>",
+        paragraphs(0..6)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Budget passes"));
+    for n in 0..6 {
+        assert!(has(&k, &format!("Paragraph {n} ")), "{k:?}");
+    }
+    assert!(!has(&k, "Home") && !has(&k, "Copyright"), "{k:?}");
+    let main = x.containers[0];
+    assert_eq!(page.dom.attr(main, "id"), Some("story"));
+}
+
+#[test]
+fn article_inside_header() {
+    let html = format!(
+        "<html><body><nav>{NAV}</nav><header class=top><h1>Storm hits coast</h1>{}</header>\
+         <footer><p>About us · Contact · Jobs</p></footer></body></html>",
+        paragraphs(0..5)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Storm hits coast"));
+    for n in 0..5 {
+        assert!(has(&k, &format!("Paragraph {n} ")), "{k:?}");
+    }
+    assert!(!has(&k, "Business") && !has(&k, "About us"), "{k:?}");
+}
+
+#[test]
+fn comments_longer_than_the_article_are_boilerplate() {
+    let comment = |n: usize| {
+        format!(
+            "<div class=item><div class=who><a href=/u{n}>reader{n}</a> March 3, 2019 at 10:4{}</div>\
+             <p>Comment {n}: I have been following this for years, and honestly, the whole thing \
+             is a mess, which nobody in charge seems willing to admit, sadly.</p>\
+             <p>Second thought {n}: as always, the details matter more than the headlines, and \
+             these details, frankly, are worrying for all of us here.</p></div>",
+            n % 10
+        )
+    };
+    let comments: String = (0..12).map(comment).collect();
+    let html = format!(
+        "<html><head><title>Council votes on park</title></head><body>{NAV}\
+         <div class=main><h1>Council votes on park</h1>{}</div>\
+         <div class=discussion><h3>Responses</h3>{comments}</div></body></html>",
+        paragraphs(0..4)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    for n in 0..4 {
+        assert!(has(&k, &format!("Paragraph {n} ")), "{k:?}");
+    }
+    assert!(!has(&k, "Comment ") && !has(&k, "Second thought"), "{k:?}");
+    assert!(has(&k, "Council votes on park"));
+}
+
+#[test]
+fn br_separated_text() {
+    let body: String = (0..5)
+        .map(|n| {
+            format!(
+                "Line {n} of an old page, written with breaks, in long sentences, with commas, \
+                 and no paragraph tags at all.<br><br>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><table><tr><td class=nav>{NAV}</td><td>{body}</td></tr></table></body></html>"
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    for n in 0..5 {
+        assert!(has(&k, &format!("Line {n} ")), "{k:?}");
+    }
+    assert!(!has(&k, "Home"), "{k:?}");
+}
+
+#[test]
+fn lazy_images_inside_kept_logo_outside_dropped() {
+    let html = format!(
+        "<html><body><div class=logo><img src=/logo.png alt=Logo></div>{NAV}\
+         <article><h1>Bridge opens</h1>{}\
+         <figure><img src=data:image/gif;base64,R0lGOD data-src=/photo1.jpg alt=Bridge>\
+         <figcaption>The new bridge at dawn.</figcaption></figure>\
+         <img srcset=\"/photo2-small.jpg 480w, /photo2-big.jpg 1200w\">{}</article></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "[img https://example.com/photo1.jpg]"), "{k:?}");
+    assert!(has(&k, "[img https://example.com/photo2-big.jpg]"), "{k:?}");
+    assert!(!has(&k, "logo.png"), "{k:?}");
+    assert!(has(&k, "The new bridge at dawn."), "{k:?}");
+}
+
+#[test]
+fn headline_kept_outside_the_container() {
+    let html = format!(
+        "<html><head><title>Rates rise again | The Paper</title></head><body>{NAV}\
+         <div class=heading><h2>Most read</h2><h1>Rates rise again</h1></div>\
+         <div class=article-body>{}</div></body></html>",
+        paragraphs(0..5)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Rates rise again"), "{k:?}");
+    assert!(!has(&k, "Most read"), "{k:?}");
+    let reason = page
+        .blocks
+        .iter()
+        .zip(&x.labels)
+        .find(|(b, _)| b.text == "Rates rise again")
+        .map(|(_, l)| l.reason.to_string());
+    assert_eq!(reason.as_deref(), Some("pith-page: headline"));
+}
+
+#[test]
+fn share_bar_and_related_list_inside_the_container_removed() {
+    let html = format!(
+        "<html><body>{NAV}<div id=story><h1>Rain ends drought</h1>\
+         <div class=share-tools><a href=/fb>Facebook</a> <a href=/tw>Twitter</a> <span>Email</span></div>\
+         {}<h3>Related stories</h3><ul><li><a href=/r1>Dry summer ahead for farmers</a></li>\
+         <li><a href=/r2>Reservoirs at record low levels</a></li></ul>{}</div></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..5)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    for n in 0..5 {
+        assert!(has(&k, &format!("Paragraph {n} ")), "{k:?}");
+    }
+    assert!(!has(&k, "Facebook") && !has(&k, "Email"), "{k:?}");
+    assert!(
+        !has(&k, "Related stories") && !has(&k, "Reservoirs"),
+        "{k:?}"
+    );
+    let reasons: Vec<String> = x.labels.iter().map(|l| l.reason.to_string()).collect();
+    assert!(
+        reasons.iter().any(|r| r.contains("removed: class 'share'")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("in main container div#story")),
+        "{reasons:?}"
+    );
+}
+
+#[test]
+fn pages_without_text_give_empty_results() {
+    for html in [
+        "",
+        "<html></html>",
+        "<html><body><div><span></span></div></body></html>",
+    ] {
+        let (page, x) = run(html);
+        assert!(page.blocks.is_empty());
+        assert!(x.labels.is_empty() && x.containers.is_empty());
+    }
+    // Only images, only a menu: no panic, one label per block.
+    let (_, x) = run("<html><body><img src=/a.png><img src=/b.png></body></html>");
+    assert_eq!(x.labels.len(), 2);
+    let (_, x) = run(&format!("<html><body>{NAV}</body></html>"));
+    assert_eq!(x.labels.len(), 4);
+}
+
+#[test]
+fn short_page_falls_back_to_long_blocks() {
+    let html = format!(
+        "<html><body>{NAV}<div><p>Only one paragraph here, with enough words to be prose, \
+         but not enough to make a container stand out.</p></div></body></html>"
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Only one paragraph"), "{k:?}");
+    assert!(!has(&k, "Home"), "{k:?}");
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let html = format!(
+        "{}{}{}",
+        "<div>".repeat(5000),
+        paragraphs(0..3),
+        "</div>".repeat(5000)
+    );
+    let (page, x) = run(&html);
+    assert!(has(&kept(&page, &x), "Paragraph 0 "));
+}
