@@ -27,6 +27,9 @@ use crate::page::{Block, BlockKind, Page};
 /// The extractor's method name, as printed in reasons and reports.
 pub const NAME: &str = "pith-page";
 
+/// The reason pith-page gives the block it keeps as the page's headline.
+pub const HEADLINE: &str = "headline";
+
 /// A container whose prose holds fewer words than this does not stand out: the page falls back
 /// to keeping its long low-link blocks.
 const MIN_CONTAINER_WORDS: u32 = 25;
@@ -124,7 +127,7 @@ fn from_containers(
         .enumerate()
         .map(|(index, block)| {
             if Some(index) == headline {
-                return page_label(Verdict::Content, "headline".into());
+                return page_label(Verdict::Content, HEADLINE.into());
             }
             let pre = stats.get(block.node).pre;
             let Some(&container) = containers.iter().find(|&&c| {
@@ -167,7 +170,7 @@ fn fallback(page: &Page, stats: &Stats) -> ArticleExtraction {
         .enumerate()
         .map(|(index, block)| {
             if Some(index) == headline {
-                page_label(Verdict::Content, "headline".into())
+                page_label(Verdict::Content, HEADLINE.into())
             } else if stats::is_prose(block) {
                 page_label(
                     Verdict::Content,
