@@ -21,3 +21,67 @@ fn url_tree_heuristics_on_cleanportaleval_keep_their_floor() {
         ],
     );
 }
+
+/// The site-aware default on the stream datasets, both modes (first measured: cleanportaleval
+/// 0.945 causal and reread; msvcode-big9 0.974 causal, 0.975 reread). It must also beat pith's
+/// page-level extractor alone on them.
+#[test]
+fn the_site_aware_default_keeps_its_floor_and_beats_the_page_level_extractor() {
+    for (dataset, causal, reread) in [
+        ("cleanportaleval", 0.935, 0.935),
+        ("msvcode-big9", 0.964, 0.965),
+    ] {
+        for (mode, floor) in [(Mode::Causal, causal), (Mode::Reread, reread)] {
+            let summaries = common::evaluate(dataset, &["pith-page", "pith"], mode);
+            let f1 = |m: &str| {
+                summaries
+                    .iter()
+                    .find(|s| s.method == m)
+                    .map(|s| s.overall.f1)
+                    .expect("method result")
+            };
+            let (page_level, site) = (f1("pith-page"), f1("pith"));
+            println!("{dataset} {mode:?}: pith {site:.4}, pith-page {page_level:.4}");
+            assert!(
+                site >= floor,
+                "{dataset} {mode:?}: pith {site:.4} < floor {floor}"
+            );
+            assert!(
+                site >= page_level,
+                "{dataset} {mode:?}: pith {site:.4} < pith-page {page_level:.4}"
+            );
+        }
+    }
+}
+
+/// No cold-start dip: over each site's first 5 pages of a stream, the default is at least as good
+/// as the page-level extractor on the same pages.
+#[test]
+fn no_cold_start_dip_over_each_sites_first_five_pages() {
+    for dataset in ["cleanportaleval", "msvcode-big9"] {
+        let results = common::run_results(dataset, &["pith-page", "pith"], Mode::Causal);
+        let mut seen: std::collections::HashMap<&str, usize> = Default::default();
+        let mut first_ids = std::collections::HashSet::new();
+        for r in results.iter().filter(|r| r.method == "pith") {
+            let n = seen.entry(r.site.as_str()).or_default();
+            *n += 1;
+            if *n <= 5 {
+                first_ids.insert(r.id.as_str());
+            }
+        }
+        let mean = |method: &str| {
+            let scores: Vec<f64> = results
+                .iter()
+                .filter(|r| r.method == method && first_ids.contains(r.id.as_str()))
+                .map(|r| r.score.f1)
+                .collect();
+            scores.iter().sum::<f64>() / scores.len() as f64
+        };
+        let (site, page_level) = (mean("pith"), mean("pith-page"));
+        println!(
+            "{dataset}: first 5 pages of each site ({} pages): pith {site:.4}, pith-page {page_level:.4}",
+            first_ids.len()
+        );
+        assert!(site >= page_level, "{dataset}: cold-start dip");
+    }
+}

@@ -237,7 +237,11 @@ mod tests {
     fn site_page(n: usize) -> (String, String) {
         let name = NAMES[n % NAMES.len()];
         let title = format!("Story about {name} Street in the town of Example");
-        let author = if n.is_multiple_of(3) { "Jane Doe" } else { "John Roe" };
+        let author = if n.is_multiple_of(3) {
+            "Jane Doe"
+        } else {
+            "John Roe"
+        };
         let mut body = String::new();
         for i in 0..5 {
             body.push_str(&format!(

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use pith::classify::Method;
-use pith::eval::report::{self, MethodSummary};
+use pith::eval::report::{self, MethodSummary, PageResult};
 use pith::eval::run::{self, EvalOptions, Mode};
 use pith::extract::Engine;
 
@@ -29,8 +29,8 @@ pub fn datasets_dir() -> PathBuf {
         })
 }
 
-/// Streams one dataset through the engine with `methods` and returns one summary per method.
-pub fn evaluate(dataset: &str, methods: &[&str], mode: Mode) -> Vec<MethodSummary> {
+/// Streams one dataset through the engine with `methods` and returns every page's result.
+pub fn run_results(dataset: &str, methods: &[&str], mode: Mode) -> Vec<PageResult> {
     let methods = methods
         .iter()
         .map(|m| Method::parse(m).expect("method name"))
@@ -48,7 +48,12 @@ pub fn evaluate(dataset: &str, methods: &[&str], mode: Mode) -> Vec<MethodSummar
     )
     .expect("eval runs");
     assert!(run.problems.is_empty(), "problems: {:?}", run.problems);
-    report::summarize(&run.results)
+    run.results
+}
+
+/// Streams one dataset through the engine with `methods` and returns one summary per method.
+pub fn evaluate(dataset: &str, methods: &[&str], mode: Mode) -> Vec<MethodSummary> {
+    report::summarize(&run_results(dataset, methods, mode))
 }
 
 /// Asserts that each method's mean F1 is at least its floor, printing the measured values.
