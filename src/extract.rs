@@ -73,18 +73,18 @@ impl Engine {
     /// Parses the document and, when it has a URL, inserts its block hashes into its site's tree
     /// (before any classification, as the paper does). A within-domain duplicate is not counted.
     pub fn ingest(&self, store: &mut Store, doc: &Document<'_>) -> Result<Ingested, ExtractError> {
-        let key = doc
-            .url
-            .map(|url| urlkey::url_key(url, doc.title, &self.rules))
-            .transpose()?;
-        let base = doc.url.and_then(|u| url::Url::parse(u).ok());
-        let page = page::parse_page(doc.bytes, doc.declared_charset, base.as_ref());
-        let page_level = article::extract(&page);
+        let mut opened = self.reopen(doc, None)?;
+        let Ingested {
+            page,
+            page_level,
+            key,
+            ..
+        } = &opened;
         let container = page_level
             .containers
             .first()
             .and_then(|&node| signature::signature(&page.dom, node));
-        let (tree_doc, duplicate) = match &key {
+        let (tree_doc, duplicate) = match key {
             Some(key) => {
                 let hashes: Vec<_> = page.blocks.iter().map(|b| b.hash).collect();
                 let branch = key.branch();
@@ -102,13 +102,9 @@ impl Engine {
             }
             None => (None, false),
         };
-        Ok(Ingested {
-            page,
-            page_level,
-            key,
-            doc: tree_doc,
-            duplicate,
-        })
+        opened.doc = tree_doc;
+        opened.duplicate = duplicate;
+        Ok(opened)
     }
 
     /// Re-opens a document that was ingested earlier (its stored bytes and its tree document)
