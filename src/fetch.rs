@@ -136,7 +136,7 @@ pub enum FetchError {
         retry_after_secs: u64,
     },
     /// Earlier in this run the host asked us to wait; no request was sent.
-    #[error("the host asked to wait until later (Retry-After); not asked again yet")]
+    #[error("not fetched: its host answered 429/503 with a Retry-After that has not passed yet")]
     HostDeferred,
     /// More redirects than allowed.
     #[error("more than {0} redirects")]
@@ -399,7 +399,9 @@ impl Fetcher {
                     builder = builder.header("If-Modified-Since", lm);
                 }
             }
-            let mut response = builder.call().map_err(|e| map_ureq_error(e, &url))?;
+            let mut response = builder
+                .call()
+                .map_err(|e| map_ureq_error(e, &url, self.config.request_timeout))?;
             let status = response.status().as_u16();
             let header = |name: &str| -> Option<String> {
                 response
@@ -500,9 +502,12 @@ pub fn parse_retry_after(value: &str) -> Option<u64> {
     Some(u64::try_from((when.with_timezone(&chrono::Utc) - now).num_seconds()).unwrap_or(0))
 }
 
-fn map_ureq_error(e: ureq::Error, url: &Url) -> FetchError {
+fn map_ureq_error(e: ureq::Error, url: &Url, limit: Duration) -> FetchError {
     match e {
-        ureq::Error::Timeout(t) => FetchError::Timeout(t.to_string()),
+        ureq::Error::Timeout(t) => FetchError::Timeout(format!(
+            "{t}: no complete answer within {} s",
+            limit.as_secs()
+        )),
         ureq::Error::HostNotFound => {
             FetchError::HostNotFound(url.host_str().unwrap_or("").to_string())
         }
@@ -563,6 +568,20 @@ fn map_body_error(e: std::io::Error, encoding: &str, max: u64) -> FetchError {
     let text = e.to_string();
     if e.kind() == std::io::ErrorKind::TimedOut || text.contains("timeout") {
         return FetchError::Timeout(text);
+    }
+    // ureq decodes gzip and brotli itself and drops the Content-Encoding header; its error
+    // message names the encoding.
+    if let Some(name) = text.split_whitespace().next()
+        && text.contains("decompression failed")
+    {
+        let encoding = match name {
+            "brotli" => "br",
+            other => other,
+        };
+        return FetchError::Decompress {
+            encoding: encoding.to_string(),
+            detail: text.clone(),
+        };
     }
     match encoding {
         "gzip" | "x-gzip" | "br" | "deflate" => FetchError::Decompress {

@@ -169,7 +169,7 @@ struct NetArgs {
     #[arg(long, value_name = "SECS", default_value_t = pith::limits::REQUEST_TIMEOUT_SECS)]
     timeout: u64,
     /// Fetch only from the loopback address (tests and benchmarks; also PITH_LOOPBACK_ONLY=1).
-    #[arg(long, hide = true, env = "PITH_LOOPBACK_ONLY")]
+    #[arg(long, hide = true, env = "PITH_LOOPBACK_ONLY", value_parser = clap::builder::FalseyValueParser::new())]
     loopback_only: bool,
 }
 
