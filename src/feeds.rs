@@ -94,16 +94,23 @@ pub fn parse_feed(
         .base_uri(base)
         .sanitize_content(false)
         .build();
-    let transcoded;
-    let input: &[u8] = if needs_transcoding(bytes) {
-        transcoded = transcode_to_utf8(bytes, declared_charset);
-        &transcoded
+    let is_json = bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace() && **b != 0xEF && **b != 0xBB && **b != 0xBF)
+        == Some(&b'{');
+    let input = if is_json {
+        bytes.to_vec()
     } else {
-        bytes
+        prepare_xml(bytes, declared_charset)
     };
-    let feed = parser
-        .parse(input)
-        .map_err(|e| FeedError::Parse(e.to_string()))?;
+    // feed-rs is a dependency parsing bytes from the network; should it ever panic, the feed
+    // fails with an error instead of taking the refresh down. The parser is built for this call
+    // and dropped after it, so no state a panic might leave half-updated is ever seen again.
+    let feed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        parser.parse(input.as_slice())
+    }))
+    .map_err(|_| FeedError::Parse("the feed parser failed on this document".into()))?
+    .map_err(|e| FeedError::Parse(e.to_string()))?;
     let base_url = base.and_then(|b| Url::parse(b).ok());
     let link = pick_link(&feed.links).map(|l| resolve(&l, base_url.as_ref()));
     let feed_base = link
@@ -184,31 +191,90 @@ fn resolve(href: &str, base: Option<&Url>) -> String {
     }
 }
 
-static XML_ENCODING: LazyLock<Regex> = LazyLock::new(|| {
+static XML_DECL_ENCODING: LazyLock<Regex> = LazyLock::new(|| {
     // Static pattern: compiling it cannot fail at run time once it compiled in the tests.
-    Regex::new(r#"(?i)^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']"#)
+    Regex::new(r#"(?i)^(\s*<\?xml[^>]*?encoding\s*=\s*["'])([A-Za-z0-9._:-]+)(["'])"#)
         .expect("static regex")
 });
+static NAMED_ENTITY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"&(#X|[A-Za-z][A-Za-z0-9]{1,31};)").expect("static regex"));
+static RSS_ROOT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"<rss(\s[^>]*)?>").expect("static regex"));
 
-/// feed-rs decodes by the XML declaration (UTF-8 without one). A document that declares nothing
-/// and is not UTF-8 (a server sent Latin-1 and said so only in the HTTP header, or said nothing)
-/// must be transcoded first, or its text would be mangled or refused. A BOM speaks for itself.
-fn needs_transcoding(bytes: &[u8]) -> bool {
-    if bytes.starts_with(&[0xEF, 0xBB, 0xBF])
-        || bytes.starts_with(&[0xFF, 0xFE])
-        || bytes.starts_with(&[0xFE, 0xFF])
+/// The encoding of an XML document: BOM, then UTF-16 without BOM (`<` as two bytes), then the
+/// XML declaration, then valid UTF-8, then the HTTP charset, then detection.
+fn xml_encoding(bytes: &[u8], declared: Option<&str>) -> &'static encoding_rs::Encoding {
+    use encoding_rs::{UTF_8, UTF_16BE, UTF_16LE};
+    if let Some((enc, _)) = encoding_rs::Encoding::for_bom(bytes) {
+        return enc;
+    }
+    match bytes {
+        [0, b'<', 0, _, ..] => return UTF_16BE,
+        [b'<', 0, _, 0, ..] => return UTF_16LE,
+        _ => {}
+    }
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(1024)]);
+    if let Some(c) = XML_DECL_ENCODING.captures(&head)
+        && let Some(enc) = encoding_rs::Encoding::for_label(c[2].as_bytes())
     {
-        return false;
+        // A document that says UTF-16 but has no BOM and ASCII-compatible bytes is lying.
+        if enc != UTF_16BE && enc != UTF_16LE {
+            return enc;
+        }
     }
-    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(512)]);
-    if XML_ENCODING.is_match(&head) {
-        return false;
+    if std::str::from_utf8(bytes).is_ok() {
+        return UTF_8;
     }
-    std::str::from_utf8(bytes).is_err()
+    charset::decode(
+        &bytes[..bytes.len().min(limits::MAX_DETECT_BYTES)],
+        declared,
+    )
+    .encoding
 }
 
-fn transcode_to_utf8(bytes: &[u8], declared: Option<&str>) -> Vec<u8> {
-    charset::decode(bytes, declared).text.into_bytes()
+/// Turns a feed document into UTF-8 XML that feed-rs reads as pith means it. feed-rs (through
+/// quick-xml) decodes by the XML declaration itself and panics on some UTF-16 input, so every
+/// document is decoded here first and its declaration rewritten to say UTF-8. Two old dialects
+/// that feed-rs does not know are mapped onto the ones it does: `<rss>` without a version (read
+/// as RSS 2.0, as feedparser does) and Atom 0.3 (its namespace renamed to Atom 1.0's; the
+/// element names it shares with 1.0 are the ones pith uses).
+fn prepare_xml(bytes: &[u8], declared: Option<&str>) -> Vec<u8> {
+    let encoding = xml_encoding(bytes, declared);
+    let (text, _, _) = encoding.decode(bytes);
+    let text = text.trim_start_matches('\u{feff}');
+    let mut text = XML_DECL_ENCODING
+        .replace(text, "${1}utf-8${3}")
+        .into_owned();
+    if let Some(m) = RSS_ROOT.find(&text[..text.len().min(8192)])
+        && !m.as_str().contains("version")
+    {
+        text.replace_range(m.start()..m.start() + 4, "<rss version=\"2.0\"");
+    }
+    // HTML's named entities (`&eacute;`, `&nbsp;`) are undefined in XML, yet common in feeds
+    // written by hand or by HTML tools; they become numeric references, which XML defines.
+    // `&#X41;` (upper-case X) is HTML's spelling of XML's `&#x41;`.
+    if text.contains('&') {
+        text = NAMED_ENTITY
+            .replace_all(&text, |c: &regex::Captures<'_>| {
+                let name = &c[1];
+                if name == "#X" {
+                    return "&#x".to_string();
+                }
+                if matches!(name, "lt;" | "gt;" | "amp;" | "quot;" | "apos;") {
+                    return c[0].to_string();
+                }
+                match html5ever::data::NAMED_ENTITIES.get(name) {
+                    Some(&(a, 0)) => format!("&#{a};"),
+                    Some(&(a, b)) => format!("&#{a};&#{b};"),
+                    None => c[0].to_string(),
+                }
+            })
+            .into_owned();
+    }
+    if text.contains("http://purl.org/atom/ns#") {
+        text = text.replace("http://purl.org/atom/ns#", "http://www.w3.org/2005/Atom");
+    }
+    text.into_bytes()
 }
 
 /// A feed a web page names with `<link rel="alternate" type="…">` (autodiscovery).

@@ -250,7 +250,11 @@ fn faults_are_per_feed_and_nothing_stored_is_lost() {
     assert_eq!(r.hits("/a/1.html").len(), 2);
     {
         let store = pith::store::Store::open(&db).unwrap();
-        assert_eq!(store.tree_doc_count("127.0.0.1").unwrap(), 4, "a duplicate was counted");
+        assert_eq!(
+            store.tree_doc_count("127.0.0.1").unwrap(),
+            4,
+            "a duplicate was counted"
+        );
         assert!(store.tree_consistency_errors().unwrap().is_empty());
     }
     assert_eq!(r.hits("/img/1.png").len(), 1);
