@@ -7,7 +7,6 @@
 //! Run: `cargo bench --bench refresh_scale` (set PITH_SHARED if the datasets are elsewhere).
 
 #[path = "../tests/common/server.rs"]
-#[allow(dead_code)]
 mod server;
 
 use std::path::{Path, PathBuf};
@@ -47,6 +46,8 @@ fn dataset_pages() -> Vec<Vec<u8>> {
 }
 
 /// Runs the binary and returns (success, wall time, peak RSS in KB, stdout).
+// The child is reaped by wait4 (which also reports its peak memory), not by Child::wait.
+#[allow(clippy::zombie_processes)]
 fn run_measured(bin: &Path, db: &Path, args: &[&str]) -> (bool, Duration, i64, String) {
     let started = Instant::now();
     let child = Command::new(bin)

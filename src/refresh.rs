@@ -180,9 +180,14 @@ struct FeedJob {
     state: Mutex<JobState>,
 }
 
+/// A feed is done when its page tasks are done, its staged pages classified, and the articles
+/// waiting for their images stored.
 #[derive(Default)]
 struct JobState {
-    pending: usize,
+    pages_left: usize,
+    batches_left: usize,
+    staging_done: bool,
+    completed: bool,
     staged: Vec<Staged>,
     new_items: usize,
     linked: usize,
@@ -196,14 +201,43 @@ struct Staged {
     tree_doc: Option<i64>,
 }
 
+/// A classified article waiting for its images; stored (in one transaction) when the last one
+/// is in. Image downloads are tasks of their own, so that a worker never sleeps on a host's
+/// politeness delay while other hosts have work.
+struct ImageBatch {
+    job: Arc<FeedJob>,
+    entry: usize,
+    article: Article,
+    state: Mutex<BatchState>,
+}
+
+struct BatchState {
+    left: usize,
+    budget: u64,
+    images: Vec<NewImage>,
+}
+
+/// Everything stored with a new item, owned.
+struct Article {
+    page: Response,
+    tree_doc: Option<i64>,
+    blocks: Vec<NewBlock>,
+    text: String,
+    domain: String,
+    url_key: String,
+    known_images: Vec<String>,
+}
+
 enum Task {
     Feed(FeedInfo),
     Page(Arc<FeedJob>, usize),
+    Image(Arc<ImageBatch>, String),
 }
 
 struct Queue {
     feeds: VecDeque<FeedInfo>,
     pages: VecDeque<(Arc<FeedJob>, usize, String)>,
+    images: VecDeque<(Arc<ImageBatch>, String, String)>,
     running: usize,
     feeds_in_flight: usize,
     summary: Summary,
@@ -276,6 +310,7 @@ pub fn refresh(
         queue: Mutex::new(Queue {
             feeds: queued,
             pages: VecDeque::new(),
+            images: VecDeque::new(),
             running: 0,
             feeds_in_flight: 0,
             summary,
@@ -305,6 +340,7 @@ fn worker(shared: &Shared<'_>) {
             q.fatal.get_or_insert(RefreshError::Store(e));
             q.feeds.clear();
             q.pages.clear();
+            q.images.clear();
             shared.wake.notify_all();
             return;
         }
@@ -326,7 +362,14 @@ fn worker(shared: &Shared<'_>) {
                         false
                     }
                 };
-                // Pages of feeds in flight first (they hold memory until done), then new feeds.
+                // Images first (they complete articles), then pages of feeds in flight (they hold
+                // memory until done), then new feeds.
+                if let Some(i) = q.images.iter().position(|(_, _, host)| pick(host))
+                    && let Some((batch, url, _)) = q.images.remove(i)
+                {
+                    q.running += 1;
+                    break Task::Image(batch, url);
+                }
                 if let Some(i) = q.pages.iter().position(|(_, _, host)| pick(host))
                     && let Some((job, entry, _)) = q.pages.remove(i)
                 {
@@ -341,7 +384,8 @@ fn worker(shared: &Shared<'_>) {
                     q.feeds_in_flight += 1;
                     break Task::Feed(feed);
                 }
-                if q.feeds.is_empty() && q.pages.is_empty() && q.running == 0 {
+                if q.feeds.is_empty() && q.pages.is_empty() && q.images.is_empty() && q.running == 0
+                {
                     shared.wake.notify_all();
                     return;
                 }
@@ -359,6 +403,7 @@ fn worker(shared: &Shared<'_>) {
         let result = match task {
             Task::Feed(feed) => run_feed(shared, &mut store, feed),
             Task::Page(job, entry) => run_page(shared, &mut store, &job, entry),
+            Task::Image(batch, url) => run_image(shared, &mut store, &batch, &url),
         };
         let mut q = shared.lock();
         q.running -= 1;
@@ -456,12 +501,13 @@ fn run_feed(shared: &Shared<'_>, store: &mut Store, feed: FeedInfo) -> Result<()
         parsed,
         response,
         state: Mutex::new(JobState {
-            pending: fresh.len(),
+            pages_left: fresh.len(),
+            staging_done: fresh.is_empty(),
             ..JobState::default()
         }),
     });
     if fresh.is_empty() {
-        return finish_feed(shared, store, &job);
+        return try_complete(shared, store, &job);
     }
     (shared.on_event)(Event::PagesQueued {
         feed: job.feed.id,
@@ -501,12 +547,32 @@ fn lock_job(job: &FeedJob) -> MutexGuard<'_, JobState> {
     job.state.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The validators are recorded only once every new entry is stored: a refresh killed half-way
-/// must not leave a feed that answers 304 while some of its entries were never fetched.
-fn finish_feed(shared: &Shared<'_>, store: &mut Store, job: &FeedJob) -> Result<(), RefreshError> {
+/// Once a feed's pages are all in (and so, for a new feed, all in the tree), its staged pages
+/// are classified.
+fn finish_pages(
+    shared: &Shared<'_>,
+    store: &mut Store,
+    job: &Arc<FeedJob>,
+) -> Result<(), RefreshError> {
     let staged = std::mem::take(&mut lock_job(job).staged);
     for s in staged {
-        classify_and_store(shared, store, job, s.entry, &s.page, s.tree_doc, None)?;
+        classify_and_store(shared, store, job, s.entry, s.page, s.tree_doc, None)?;
+    }
+    lock_job(job).staging_done = true;
+    try_complete(shared, store, job)
+}
+
+/// Completes a feed whose work is all done. The validators are recorded only then: a refresh
+/// killed half-way must not leave a feed that answers 304 while some of its entries were never
+/// fetched.
+fn try_complete(shared: &Shared<'_>, store: &mut Store, job: &FeedJob) -> Result<(), RefreshError> {
+    {
+        let mut state = lock_job(job);
+        if state.completed || !state.staging_done || state.pages_left > 0 || state.batches_left > 0
+        {
+            return Ok(());
+        }
+        state.completed = true;
     }
     store.feed_fetched(
         job.feed.id,
@@ -565,11 +631,11 @@ fn run_page(
     });
     let last = {
         let mut state = lock_job(job);
-        state.pending -= 1;
-        state.pending == 0
+        state.pages_left -= 1;
+        state.pages_left == 0
     };
     if last {
-        finish_feed(shared, store, job)?;
+        finish_pages(shared, store, job)?;
     }
     Ok(())
 }
@@ -578,7 +644,7 @@ fn run_page(
 fn process_entry(
     shared: &Shared<'_>,
     store: &mut Store,
-    job: &FeedJob,
+    job: &Arc<FeedJob>,
     index: usize,
     entry_ref: &EntryRef<'_>,
 ) -> Result<Option<String>, RefreshError> {
@@ -652,7 +718,7 @@ fn process_entry(
         return Ok(None);
     }
     let tree_doc = ingested.doc;
-    classify_and_store(shared, store, job, index, &page, tree_doc, Some(ingested))?;
+    classify_and_store(shared, store, job, index, page, tree_doc, Some(ingested))?;
     Ok(None)
 }
 
@@ -673,21 +739,18 @@ fn store_failed(
     Ok(error.to_string())
 }
 
-/// Classifies an ingested page (parsing it again when it was staged) and stores the item.
+/// Classifies an ingested page (parsing it again when it was staged) and stores the item, or,
+/// when it keeps images not stored yet, queues their downloads and stores it after the last.
 fn classify_and_store(
     shared: &Shared<'_>,
     store: &mut Store,
-    job: &FeedJob,
+    job: &Arc<FeedJob>,
     index: usize,
-    page: &Response,
+    page: Response,
     tree_doc: Option<i64>,
     ingested: Option<Ingested>,
 ) -> Result<(), RefreshError> {
     let entry = &job.parsed.entries[index];
-    let entry_ref = EntryRef {
-        feed: job.feed.id,
-        identity: &entry.identity,
-    };
     let engine = shared.engine;
     let ingested = match ingested {
         Some(i) => i,
@@ -718,9 +781,11 @@ fn classify_and_store(
             reason: l.reason.to_string(),
         })
         .collect();
-    let image_urls: Vec<String> = {
+    let mut known_images = Vec::new();
+    let mut to_fetch = Vec::new();
+    if shared.options.images {
         let mut seen = HashSet::new();
-        ingested
+        let urls = ingested
             .page
             .blocks
             .iter()
@@ -729,30 +794,74 @@ fn classify_and_store(
             .filter_map(|(b, _)| b.image.as_ref().map(|i| i.src.clone()))
             .filter(|src| src.starts_with("http://") || src.starts_with("https://"))
             .filter(|src| seen.insert(src.clone()))
-            .take(limits::MAX_ARTICLE_IMAGES)
-            .collect()
-    };
-    let (images, known) = if shared.options.images {
-        download_images(shared, store, &image_urls)?
-    } else {
-        (Vec::new(), Vec::new())
-    };
+            .take(limits::MAX_ARTICLE_IMAGES);
+        for url in urls {
+            if store.image_known(&url)? {
+                known_images.push(url);
+            } else {
+                to_fetch.push(url);
+            }
+        }
+    }
     let (domain, url_key) = match &ingested.key {
         Some(k) => (k.domain.clone(), k.key.clone()),
         None => (String::new(), page.url.clone()),
     };
     drop(ingested);
-    let article = NewArticle {
-        url: &page.url,
-        declared_charset: page.content_type.as_deref(),
-        raw: &page.body,
-        domain: &domain,
-        url_key: &url_key,
+    let article = Article {
+        page,
         tree_doc,
-        blocks: &blocks,
-        text: &text,
-        images: &images,
-        known_images: &known,
+        blocks,
+        text,
+        domain,
+        url_key,
+        known_images,
+    };
+    if to_fetch.is_empty() {
+        return store_article(store, job, index, &article, &[]);
+    }
+    let batch = Arc::new(ImageBatch {
+        job: Arc::clone(job),
+        entry: index,
+        article,
+        state: Mutex::new(BatchState {
+            left: to_fetch.len(),
+            budget: limits::MAX_ARTICLE_IMAGE_BYTES,
+            images: Vec::new(),
+        }),
+    });
+    lock_job(job).batches_left += 1;
+    let mut q = shared.lock();
+    for url in to_fetch {
+        let host = host_of(&url);
+        q.images.push_back((Arc::clone(&batch), url, host));
+    }
+    Ok(())
+}
+
+fn store_article(
+    store: &mut Store,
+    job: &FeedJob,
+    index: usize,
+    a: &Article,
+    images: &[NewImage],
+) -> Result<(), RefreshError> {
+    let entry = &job.parsed.entries[index];
+    let entry_ref = EntryRef {
+        feed: job.feed.id,
+        identity: &entry.identity,
+    };
+    let article = NewArticle {
+        url: &a.page.url,
+        declared_charset: a.page.content_type.as_deref(),
+        raw: &a.page.body,
+        domain: &a.domain,
+        url_key: &a.url_key,
+        tree_doc: a.tree_doc,
+        blocks: &a.blocks,
+        text: &a.text,
+        images,
+        known_images: &a.known_images,
     };
     match store.item_store(&entry_ref, &new_item(entry, unix_now()), &article)? {
         Stored::New(_) => lock_job(job).new_items += 1,
@@ -761,24 +870,23 @@ fn classify_and_store(
     Ok(())
 }
 
-/// Downloads the images not stored yet, within the per-image and per-article caps. Returns the
-/// new downloads (failures included, so they are not tried again) and the URLs already stored.
-fn download_images(
+fn lock_batch(batch: &ImageBatch) -> MutexGuard<'_, BatchState> {
+    batch.state.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Downloads one image of an article, within the per-image cap and what is left of the
+/// article's budget; the article is stored with its images after the last one. Failures are
+/// stored too, so that they are not tried again.
+fn run_image(
     shared: &Shared<'_>,
-    store: &Store,
-    urls: &[String],
-) -> Result<(Vec<NewImage>, Vec<String>), RefreshError> {
-    let mut images = Vec::new();
-    let mut known = Vec::new();
-    let mut budget = limits::MAX_ARTICLE_IMAGE_BYTES;
-    for url in urls {
-        if store.image_known(url)? {
-            known.push(url.clone());
-            continue;
-        }
-        if budget == 0 {
-            break;
-        }
+    store: &mut Store,
+    batch: &Arc<ImageBatch>,
+    url: &str,
+) -> Result<(), RefreshError> {
+    let budget = lock_batch(batch).budget;
+    let (content_type, data) = if budget == 0 {
+        (None, Err("over the article's image budget".to_string()))
+    } else {
         shared.count(|s| s.image_requests += 1);
         let req = Request {
             url,
@@ -786,9 +894,8 @@ fn download_images(
             accept: Some("image/*"),
             ..Request::default()
         };
-        let (content_type, data) = match shared.fetcher.get(&req) {
+        match shared.fetcher.get(&req) {
             Ok(Fetched::Body(r)) if r.mime.as_deref().is_some_and(|m| m.starts_with("image/")) => {
-                budget = budget.saturating_sub(r.body.len() as u64);
                 (r.content_type, Ok(r.body))
             }
             Ok(Fetched::Body(r)) => (
@@ -803,14 +910,27 @@ fn download_images(
                 (None, Err("over the article's image budget".to_string()))
             }
             Err(e) => (None, Err(e.to_string())),
-        };
-        images.push(NewImage {
-            url: url.clone(),
+        }
+    };
+    let done = {
+        let mut state = lock_batch(batch);
+        if let Ok(bytes) = &data {
+            state.budget = state.budget.saturating_sub(bytes.len() as u64);
+        }
+        state.images.push(NewImage {
+            url: url.to_string(),
             content_type,
             data,
         });
-    }
-    Ok((images, known))
+        state.left -= 1;
+        (state.left == 0).then(|| std::mem::take(&mut state.images))
+    };
+    let Some(images) = done else {
+        return Ok(());
+    };
+    store_article(store, &batch.job, batch.entry, &batch.article, &images)?;
+    lock_job(&batch.job).batches_left -= 1;
+    try_complete(shared, store, &batch.job)
 }
 
 /// The outcome of `pith add`.
