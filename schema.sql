@@ -1,6 +1,6 @@
 -- pith's database schema, version 1 (kept in PRAGMA user_version).
 -- The whole current schema: a fresh database runs this file; older databases are upgraded in place
--- by the migrations in src/store.rs. All SQL of the program lives in src/store.rs and here.
+-- by the migrations in src/store/mod.rs. All SQL of the program lives in src/store/ and here.
 
 -- The URL Tree (Sluban & Grčar 2013, §4): one tree per registrable domain. A node is one segment of
 -- a URL key (domain, host, path segments, kept query) under its parent; parent 0 marks a domain node,
@@ -45,3 +45,100 @@ CREATE TABLE IF NOT EXISTS site_container (
     count     INTEGER NOT NULL,
     PRIMARY KEY (node, signature)
 ) WITHOUT ROWID;
+
+-- Feeds, items and stored articles (issue 5). An item is one article (one web page), whichever
+-- feeds list it: the feeds' entries point to it through feed_entry, so an article served by two
+-- feeds (or an aggregator and its publisher) is fetched, counted in the tree and stored once.
+
+-- A subscription. etag/last_modified are the validators of the last successful fetch, sent back
+-- as a conditional GET; retry_after holds a server's 429/503 Retry-After (unix seconds) so that
+-- no request is sent to the feed before then.
+CREATE TABLE IF NOT EXISTS feed (
+    id            INTEGER PRIMARY KEY,
+    url           TEXT    NOT NULL UNIQUE,   -- the URL subscribed to (after autodiscovery)
+    title         TEXT,                      -- the feed's own title, once fetched
+    site_url      TEXT,                      -- the feed's home page link
+    added         INTEGER NOT NULL,          -- unix seconds
+    etag          TEXT,
+    last_modified TEXT,
+    last_refresh  INTEGER,                   -- unix seconds of the last attempt
+    last_ok       INTEGER,                   -- unix seconds of the last successful fetch
+    last_error    TEXT,                      -- NULL when the last attempt succeeded
+    retry_after   INTEGER                    -- unix seconds; NULL when the server asked nothing
+);
+
+-- One article. url_key/domain identify it within its domain (paper §3): at most one item per key.
+-- An item whose page could not be fetched has no key and no page; its feed summary stays readable
+-- and fetch_error says why.
+CREATE TABLE IF NOT EXISTS item (
+    id           INTEGER PRIMARY KEY,
+    link         TEXT    NOT NULL,           -- the entry's link as the feed gave it
+    response_url TEXT,                       -- after redirects
+    domain       TEXT,
+    url_key      TEXT,
+    tree_doc     INTEGER,                    -- the document in the URL Tree (informative: the
+                                             -- key is looked up again at reading time)
+    title        TEXT    NOT NULL,           -- the entry title as given in the feed
+    summary      TEXT,                       -- the entry's summary or content from the feed
+    published    INTEGER,                    -- unix seconds, from the feed
+    added        INTEGER NOT NULL,           -- unix seconds
+    fetch_error  TEXT,                       -- why the page could not be fetched, if it could not
+    attempts     INTEGER NOT NULL DEFAULT 0, -- page fetch attempts so far
+    read         INTEGER NOT NULL DEFAULT 0,
+    starred      INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX IF NOT EXISTS item_by_key ON item (domain, url_key);
+CREATE INDEX IF NOT EXISTS item_by_link ON item (link);
+
+-- Every entry a feed has listed, by the paper's identity hash (title, description, publication
+-- date), and the item it became. An entry seen once is never fetched again.
+CREATE TABLE IF NOT EXISTS feed_entry (
+    feed   INTEGER NOT NULL,
+    hash   TEXT    NOT NULL,                 -- hex MD5
+    item   INTEGER NOT NULL,
+    PRIMARY KEY (feed, hash)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS feed_entry_by_item ON feed_entry (item, feed);
+
+-- The page as fetched: raw bytes (zlib-compressed), so that it can be parsed and classified again
+-- at reading time with what the site's tree knows then.
+CREATE TABLE IF NOT EXISTS page (
+    item             INTEGER PRIMARY KEY,
+    url              TEXT    NOT NULL,       -- the response URL
+    declared_charset TEXT,                   -- from the Content-Type header
+    fetched          INTEGER NOT NULL,       -- unix seconds
+    raw_len          INTEGER NOT NULL,       -- bytes before compression
+    raw              BLOB    NOT NULL
+);
+
+-- The page's blocks with the labels they got when the page arrived, and why (the inspector view).
+CREATE TABLE IF NOT EXISTS block (
+    item     INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    kind     TEXT    NOT NULL,
+    text     TEXT    NOT NULL,
+    image    TEXT,                           -- an image block's resolved src
+    content  INTEGER NOT NULL,               -- 1 content, 0 boilerplate
+    reason   TEXT    NOT NULL,
+    PRIMARY KEY (item, position)
+) WITHOUT ROWID;
+
+-- Images kept as content, downloaded once by URL; data is NULL when the download failed (error).
+CREATE TABLE IF NOT EXISTS image (
+    url          TEXT    PRIMARY KEY,
+    content_type TEXT,
+    data         BLOB,
+    error        TEXT,
+    fetched      INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS item_image (
+    item INTEGER NOT NULL,
+    url  TEXT    NOT NULL,
+    PRIMARY KEY (item, url)
+) WITHOUT ROWID;
+
+-- Full-text search over titles and clean article text (or the feed summary when the page could
+-- not be fetched); rowid = item.id.
+CREATE VIRTUAL TABLE IF NOT EXISTS item_fts USING fts5 (
+    title, body, tokenize = 'unicode61 remove_diacritics 2'
+);

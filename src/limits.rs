@@ -45,3 +45,53 @@ pub const MAX_BLOCK_CHARS: usize = 100_000;
 /// The most elements of a block's `tag_path`: deeper paths keep their last elements, after a
 /// leading `…/`. Paths are compared between pages of a site, so only the innermost part matters.
 pub const MAX_TAG_PATH_ELEMENTS: usize = 64;
+
+// Fetching: what one feed, page or image may cost. Servers are strangers; a feed that never ends,
+// a page of gigabytes or a redirect chain without end must fail that one fetch with a clear error,
+// not stall or exhaust the reader. These numbers are stated in README.md.
+
+/// The largest feed document accepted, in bytes after decompression. Big podcast feeds with full
+/// show notes reach a few MB; anything larger is an archive dump, not a feed.
+pub const MAX_FEED_BYTES: u64 = 10 * 1024 * 1024;
+
+/// The largest article page accepted, in bytes after decompression. News pages are 50–500 KB; a
+/// larger page is refused rather than parsed.
+pub const MAX_PAGE_BYTES: u64 = 5 * 1024 * 1024;
+
+/// The largest single image stored for offline reading; a larger one is skipped (the reader shows
+/// its alt text). Article photos are well under this; multi-megabyte originals are not needed.
+pub const MAX_IMAGE_BYTES: u64 = 2 * 1024 * 1024;
+
+/// The most image bytes stored for one article, so that a gallery page cannot fill the database.
+pub const MAX_ARTICLE_IMAGE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The most images downloaded for one article (each a request to someone's server).
+pub const MAX_ARTICLE_IMAGES: usize = 20;
+
+/// The most entries taken from one feed document, in document order (feeds list the newest
+/// first). A feed listing thousands of entries is an archive; its first ones are what is new.
+pub const MAX_ENTRIES_PER_FEED: usize = 200;
+
+/// The most redirects followed for one request; the response URL after them is recorded.
+pub const MAX_REDIRECTS: u32 = 10;
+
+/// How long establishing a connection may take, in seconds.
+pub const CONNECT_TIMEOUT_SECS: u64 = 10;
+
+/// How long a whole request may take (each redirect hop), from connecting to the last body byte,
+/// in seconds. A server that trickles bytes cannot hold a worker longer than this.
+pub const REQUEST_TIMEOUT_SECS: u64 = 30;
+
+/// The longest `Retry-After` (429/503) that a refresh waits out before trying once more, in
+/// seconds; a longer one fails the fetch and the feed is not asked again before that time.
+pub const MAX_RETRY_AFTER_WAIT_SECS: u64 = 10;
+
+/// How many connections pith opens to one host at a time (politeness).
+pub const MAX_CONNECTIONS_PER_HOST: usize = 2;
+
+/// The pause between the starts of two requests to the same host, in milliseconds (politeness).
+pub const HOST_DELAY_MILLIS: u64 = 100;
+
+/// The most bytes of an HTML page searched for `<link rel="alternate">` feeds (autodiscovery);
+/// the links live in `<head>`.
+pub const MAX_AUTODISCOVERY_BYTES: usize = 512 * 1024;

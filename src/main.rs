@@ -1,4 +1,5 @@
-//! The `pith` command line: every job the reader does, plus `eval`.
+//! The `pith` command line: every job the reader does (subscribe, refresh, list, read, search),
+//! plus `extract` and `eval`.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -10,7 +11,11 @@ use clap::{Parser, Subcommand};
 use pith::classify::{self, Method};
 use pith::eval::{report, run as eval_run};
 use pith::extract::{Document, Engine};
-use pith::store::Store;
+use pith::feeds::{self, OpmlFeed};
+use pith::fetch::FetchConfig;
+use pith::page::BlockKind;
+use pith::refresh::{self, Event, FeedOutcome, RefreshOptions};
+use pith::store::{FeedInfo, ItemFilter, ItemScope, Store};
 use pith::urlkey::QueryRules;
 
 /// pith: a feed reader that shows only the main content of every article.
@@ -68,6 +73,121 @@ enum Command {
         #[arg(long, default_value = "causal")]
         mode: String,
     },
+    /// Subscribe to a feed, or to the feed a web page names (<link rel="alternate">), and fetch it.
+    Add {
+        /// The feed's or the page's URL.
+        url: String,
+        /// Only subscribe; fetch the articles at the next `pith refresh`.
+        #[arg(long)]
+        no_refresh: bool,
+        #[command(flatten)]
+        net: NetArgs,
+    },
+    /// Subscribe to every feed of an OPML file (nothing is fetched until `pith refresh`).
+    Import {
+        /// The OPML file.
+        file: PathBuf,
+    },
+    /// Write the subscriptions as OPML, to FILE or standard output.
+    Export {
+        /// The OPML file to write.
+        file: Option<PathBuf>,
+    },
+    /// Unsubscribe from a feed (by id or URL); its items that no other feed lists go too.
+    Remove {
+        /// The feed's id or URL.
+        feed: String,
+    },
+    /// List the subscriptions: title, URL, item and unread counts, last refresh, last error.
+    Feeds,
+    /// Fetch new entries of every feed (or one), their pages and images, and classify them.
+    Refresh {
+        /// Only this feed (id or URL).
+        feed: Option<String>,
+        /// Worker threads.
+        #[arg(long, short = 'j', default_value_t = 4)]
+        jobs: usize,
+        /// Do not download the images articles keep.
+        #[arg(long)]
+        no_images: bool,
+        #[command(flatten)]
+        net: NetArgs,
+    },
+    /// List items, newest first.
+    Items {
+        /// Only this feed's items (id or URL).
+        #[arg(long)]
+        feed: Option<String>,
+        /// Only unread items.
+        #[arg(long)]
+        unread: bool,
+        /// Only starred items.
+        #[arg(long)]
+        starred: bool,
+        /// At most this many (0: all).
+        #[arg(long, short = 'n', default_value_t = 0)]
+        limit: usize,
+    },
+    /// Print an article's clean text (classified again with what the site's tree knows now) and
+    /// mark it read. Works offline.
+    Read {
+        /// The item's id.
+        id: i64,
+        /// Print every block with its label and reason instead (the inspector view).
+        #[arg(long)]
+        blocks: bool,
+    },
+    /// Full-text search over titles and clean article text, best first.
+    Search {
+        /// Words to find (all of them).
+        query: Vec<String>,
+        /// At most this many results.
+        #[arg(long, short = 'n', default_value_t = 20)]
+        limit: usize,
+    },
+    /// Star an item, or unstar a starred one.
+    Star {
+        /// The item's id.
+        id: i64,
+    },
+    /// Mark an item, a feed's items, or everything read (or unread with --unread).
+    MarkRead {
+        /// The item's id.
+        id: Option<i64>,
+        /// Every item of this feed (id or URL).
+        #[arg(long, conflicts_with = "id")]
+        feed: Option<String>,
+        /// Every item.
+        #[arg(long, conflicts_with_all = ["id", "feed"])]
+        all: bool,
+        /// Mark unread instead.
+        #[arg(long)]
+        unread: bool,
+    },
+}
+
+/// Network settings shared by the commands that fetch.
+#[derive(clap::Args, Debug, Clone)]
+struct NetArgs {
+    /// Seconds one request (each redirect hop) may take.
+    #[arg(long, value_name = "SECS", default_value_t = pith::limits::REQUEST_TIMEOUT_SECS)]
+    timeout: u64,
+    /// Fetch only from the loopback address (tests and benchmarks; also PITH_LOOPBACK_ONLY=1).
+    #[arg(long, hide = true, env = "PITH_LOOPBACK_ONLY", value_parser = clap::builder::FalseyValueParser::new())]
+    loopback_only: bool,
+}
+
+impl NetArgs {
+    fn config(&self) -> FetchConfig {
+        FetchConfig {
+            request_timeout: std::time::Duration::from_secs(self.timeout.max(1)),
+            connect_timeout: std::time::Duration::from_secs(
+                self.timeout.clamp(1, pith::limits::CONNECT_TIMEOUT_SECS),
+            ),
+            loopback_only: self.loopback_only,
+            ..FetchConfig::default()
+        }
+    }
 }
 
 fn default_db() -> Result<PathBuf> {
@@ -90,12 +210,412 @@ fn engine() -> Result<Engine> {
     Ok(engine)
 }
 
+fn db_path(db: Option<PathBuf>) -> Result<PathBuf> {
+    match db {
+        Some(p) => Ok(p),
+        None => default_db(),
+    }
+}
+
 fn open_store(db: Option<PathBuf>) -> Result<Store> {
-    let path = match db {
-        Some(p) => p,
-        None => default_db()?,
-    };
+    let path = db_path(db)?;
     Store::open(&path).with_context(|| format!("opening the database {}", path.display()))
+}
+
+fn find_feed(store: &Store, spec: &str) -> Result<FeedInfo> {
+    store
+        .feed_find(spec)?
+        .with_context(|| format!("no subscription with id or URL {spec:?} (see `pith feeds`)"))
+}
+
+fn when(secs: Option<i64>) -> String {
+    let Some(secs) = secs else {
+        return "never".into();
+    };
+    chrono::DateTime::from_timestamp(secs, 0)
+        .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string())
+        .unwrap_or_else(|| secs.to_string())
+}
+
+fn add(db: Option<PathBuf>, url: &str, no_refresh: bool, net: &NetArgs) -> Result<()> {
+    let path = db_path(db)?;
+    let mut store =
+        Store::open(&path).with_context(|| format!("opening the database {}", path.display()))?;
+    let added = refresh::subscribe(&mut store, &net.config(), url)
+        .with_context(|| format!("subscribing to {url}"))?;
+    drop(store);
+    if added.new {
+        println!("subscribed to {} (feed {})", added.url, added.feed);
+    } else {
+        println!("already subscribed to {} (feed {})", added.url, added.feed);
+    }
+    for other in &added.others {
+        println!("  the page also names {other}");
+    }
+    if !no_refresh {
+        run_refresh(&path, Some(vec![added.feed]), 4, true, net)?;
+    }
+    Ok(())
+}
+
+fn import(db: Option<PathBuf>, file: &Path) -> Result<()> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let list = feeds::opml_import(&text).with_context(|| format!("in {}", file.display()))?;
+    let mut store = open_store(db)?;
+    let now = now();
+    let mut new = 0;
+    for feed in &list {
+        let (_, created) = store.feed_add(
+            &feed.url,
+            feed.title.as_deref(),
+            feed.site_url.as_deref(),
+            now,
+        )?;
+        new += usize::from(created);
+    }
+    println!(
+        "{} feeds in {}: {new} new, {} already subscribed; run `pith refresh` to fetch them",
+        list.len(),
+        file.display(),
+        list.len() - new
+    );
+    Ok(())
+}
+
+fn export(db: Option<PathBuf>, file: Option<&Path>) -> Result<()> {
+    let store = open_store(db)?;
+    let list: Vec<OpmlFeed> = store
+        .feeds()?
+        .into_iter()
+        .map(|f| OpmlFeed {
+            url: f.url,
+            title: f.title,
+            site_url: f.site_url,
+        })
+        .collect();
+    let text = feeds::opml_export(&list)?;
+    match file {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+            eprintln!("wrote {} feeds to {}", list.len(), path.display());
+        }
+        None => println!("{text}"),
+    }
+    Ok(())
+}
+
+fn remove(db: Option<PathBuf>, spec: &str) -> Result<()> {
+    let mut store = open_store(db)?;
+    let feed = find_feed(&store, spec)?;
+    store.feed_remove(feed.id)?;
+    println!(
+        "unsubscribed from {} ({})",
+        feed.title.as_deref().unwrap_or(&feed.url),
+        feed.url
+    );
+    Ok(())
+}
+
+fn list_feeds(db: Option<PathBuf>) -> Result<()> {
+    let store = open_store(db)?;
+    let feeds = store.feeds()?;
+    if feeds.is_empty() {
+        println!("no subscriptions yet: `pith add URL` or `pith import FILE.opml`");
+    }
+    let mut out = std::io::stdout().lock();
+    for f in feeds {
+        writeln!(
+            out,
+            "{:>4}  {}\n      {}\n      {} items, {} unread; last refresh {}",
+            f.id,
+            f.title.as_deref().unwrap_or("(not fetched yet)"),
+            f.url,
+            f.items,
+            f.unread,
+            when(f.last_refresh),
+        )?;
+        if let Some(err) = &f.last_error {
+            writeln!(out, "      error: {err}")?;
+        }
+        if let Some(until) = f.retry_after.filter(|&t| t > now()) {
+            writeln!(out, "      not asked again before {}", when(Some(until)))?;
+        }
+    }
+    Ok(())
+}
+
+fn run_refresh(
+    path: &Path,
+    only: Option<Vec<i64>>,
+    jobs: usize,
+    images: bool,
+    net: &NetArgs,
+) -> Result<()> {
+    let engine = engine()?;
+    let options = RefreshOptions {
+        jobs: jobs.max(1),
+        fetch: net.config(),
+        feeds: only,
+        images,
+    };
+    let interactive = std::io::stderr().is_terminal();
+    let bar = interactive.then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let on_event = |event: Event| match (&bar, event) {
+        (Some(bar), Event::Started { feeds }) => {
+            bar.set_length(feeds as u64);
+            bar.set_message("feeds");
+        }
+        (Some(bar), Event::PagesQueued { count, .. }) => bar.inc_length(count as u64),
+        (Some(bar), Event::PageDone { .. }) => bar.inc(1),
+        (Some(bar), Event::FeedDone { url, outcome, .. }) => {
+            bar.inc(1);
+            if let FeedOutcome::Failed { error } = outcome {
+                bar.println(format!("{url}: {error}"));
+            }
+        }
+        (None, Event::FeedDone { url, outcome, .. }) => match outcome {
+            FeedOutcome::Updated {
+                new_items,
+                linked,
+                page_errors,
+            } => eprintln!(
+                "{url}: {new_items} new, {linked} linked to items of other feeds, {page_errors} page errors"
+            ),
+            FeedOutcome::NotModified => eprintln!("{url}: not modified"),
+            FeedOutcome::Deferred { until } => {
+                eprintln!(
+                    "{url}: skipped, the server asked to wait until {}",
+                    when(Some(until))
+                )
+            }
+            FeedOutcome::Failed { error } => eprintln!("{url}: error: {error}"),
+        },
+        (
+            None,
+            Event::PageDone {
+                title,
+                error: Some(e),
+                ..
+            },
+        ) => {
+            eprintln!("  {title}: page not fetched: {e}")
+        }
+        _ => {}
+    };
+    let started = std::time::Instant::now();
+    let summary = refresh::refresh(path, &engine, &options, &on_event)
+        .with_context(|| format!("refreshing the feeds in {}", path.display()))?;
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    println!(
+        "refreshed {} feeds in {:.1} s: {} new items, {} linked, {} page errors; {} not modified, {} failed, {} deferred ({} feed requests, {} conditional; {} page and {} image requests)",
+        summary.feeds_updated
+            + summary.feeds_not_modified
+            + summary.feeds_failed
+            + summary.feeds_deferred,
+        started.elapsed().as_secs_f64(),
+        summary.new_items,
+        summary.linked,
+        summary.page_errors,
+        summary.feeds_not_modified,
+        summary.feeds_failed,
+        summary.feeds_deferred,
+        summary.feed_requests,
+        summary.conditional_requests,
+        summary.page_requests,
+        summary.image_requests,
+    );
+    Ok(())
+}
+
+fn items(db: Option<PathBuf>, feed: Option<&str>, filter: ItemFilter) -> Result<()> {
+    let store = open_store(db)?;
+    let feed = feed.map(|f| find_feed(&store, f)).transpose()?;
+    let filter = ItemFilter {
+        feed: feed.map(|f| f.id),
+        ..filter
+    };
+    let mut out = std::io::stdout().lock();
+    for item in store.items(&filter)? {
+        let flags = format!(
+            "{}{}{}",
+            if item.read { ' ' } else { '*' },
+            if item.starred { 'S' } else { ' ' },
+            if item.fetch_error.is_some() { '!' } else { ' ' }
+        );
+        writeln!(
+            out,
+            "{:>6} {flags} {}  {}  [{}]",
+            item.id,
+            when(item.published.or(Some(item.added))),
+            item.title,
+            item.feeds.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+fn read(db: Option<PathBuf>, id: i64, show_blocks: bool) -> Result<()> {
+    let mut store = open_store(db)?;
+    let item = store
+        .item(id)?
+        .with_context(|| format!("no item {id} (see `pith items`)"))?;
+    let engine = engine()?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", item.title)?;
+    writeln!(
+        out,
+        "{}",
+        item.response_url.as_deref().unwrap_or(&item.link)
+    )?;
+    writeln!(out)?;
+    match store.item_page(id)? {
+        Some(page) => {
+            let doc = Document {
+                bytes: &page.raw,
+                declared_charset: page.declared_charset.as_deref(),
+                url: Some(&page.url),
+                title: Some(&item.title),
+                time: page.fetched,
+            };
+            // Classified again now, with what the site's tree knows today (the document is
+            // looked up by its key: it may have left the tree's history window since).
+            let tree_doc = match (&item.domain, &item.url_key) {
+                (Some(domain), Some(key)) => store.tree_find(domain, key)?,
+                _ => None,
+            };
+            let ingested = engine.reopen(&doc, tree_doc)?;
+            let labels = engine.classify(&store, &ingested, Method::default_method())?;
+            let images = store.item_images(id)?;
+            for (block, label) in ingested.page.blocks.iter().zip(&labels) {
+                if show_blocks {
+                    let verdict = if label.is_content() {
+                        "CONTENT    "
+                    } else {
+                        "BOILERPLATE"
+                    };
+                    let text: String = block.text.chars().take(100).collect();
+                    writeln!(
+                        out,
+                        "{:>4} {verdict} {:?} | {}\n     {text}",
+                        block.position, block.kind, label.reason
+                    )?;
+                    continue;
+                }
+                if !label.is_content() {
+                    continue;
+                }
+                match (&block.kind, &block.image) {
+                    (BlockKind::Image, Some(img)) => {
+                        let stored = images.iter().find(|i| i.url == img.src);
+                        let status = match stored {
+                            Some(i) if i.error.is_none() => {
+                                format!("stored offline, {} bytes", i.bytes)
+                            }
+                            Some(i) => format!("not stored: {}", i.error.as_deref().unwrap_or("")),
+                            None => "not stored".to_string(),
+                        };
+                        writeln!(
+                            out,
+                            "[image: {}] ({status})\n",
+                            if img.alt.is_empty() {
+                                &img.src
+                            } else {
+                                &img.alt
+                            }
+                        )?;
+                    }
+                    (BlockKind::Heading(_), _) => writeln!(out, "## {}\n", block.text)?,
+                    (BlockKind::ListItem, _) => writeln!(out, "  - {}", block.text)?,
+                    _ => writeln!(out, "{}\n", block.text)?,
+                }
+            }
+        }
+        None => {
+            if let Some(err) = &item.fetch_error {
+                writeln!(
+                    out,
+                    "(the page could not be fetched: {err}; the feed's summary follows)\n"
+                )?;
+            }
+            let summary = item
+                .summary
+                .as_deref()
+                .map(feeds::html_fragment_text)
+                .unwrap_or_default();
+            writeln!(out, "{summary}")?;
+        }
+    }
+    store.set_read(ItemScope::Item(id), true)?;
+    Ok(())
+}
+
+fn search(db: Option<PathBuf>, query: &[String], limit: usize) -> Result<()> {
+    let store = open_store(db)?;
+    let query = query.join(" ");
+    let hits = store.search(&query, limit)?;
+    if hits.is_empty() {
+        println!("nothing matches {query:?}");
+    }
+    let mut out = std::io::stdout().lock();
+    for hit in hits {
+        writeln!(
+            out,
+            "{:>6}  {}\n        {}",
+            hit.id,
+            hit.title,
+            hit.snippet.replace('\n', " ")
+        )?;
+    }
+    Ok(())
+}
+
+fn star(db: Option<PathBuf>, id: i64) -> Result<()> {
+    let mut store = open_store(db)?;
+    match store.toggle_star(id)? {
+        Some(true) => println!("starred item {id}"),
+        Some(false) => println!("unstarred item {id}"),
+        None => bail!("no item {id} (see `pith items`)"),
+    }
+    Ok(())
+}
+
+fn mark_read(
+    db: Option<PathBuf>,
+    id: Option<i64>,
+    feed: Option<&str>,
+    all: bool,
+    unread: bool,
+) -> Result<()> {
+    let mut store = open_store(db)?;
+    let scope = match (id, feed, all) {
+        (Some(id), None, false) => {
+            store
+                .item(id)?
+                .with_context(|| format!("no item {id} (see `pith items`)"))?;
+            ItemScope::Item(id)
+        }
+        (None, Some(f), false) => ItemScope::Feed(find_feed(&store, f)?.id),
+        (None, None, true) => ItemScope::All,
+        _ => bail!("say which items: an item id, --feed FEED, or --all"),
+    };
+    let n = store.set_read(scope, !unread)?;
+    println!(
+        "marked {n} items {}",
+        if unread { "unread" } else { "read" }
+    );
+    Ok(())
 }
 
 fn parse_methods(spec: &str) -> Result<Vec<Method>> {
@@ -255,6 +775,56 @@ fn main() {
             markdown,
             mode,
         }) => eval(&dataset, &heuristic, out, per_site, markdown, &mode),
+        Some(Command::Add {
+            url,
+            no_refresh,
+            net,
+        }) => add(cli.db, &url, no_refresh, &net),
+        Some(Command::Import { file }) => import(cli.db, &file),
+        Some(Command::Export { file }) => export(cli.db, file.as_deref()),
+        Some(Command::Remove { feed }) => remove(cli.db, &feed),
+        Some(Command::Feeds) => list_feeds(cli.db),
+        Some(Command::Refresh {
+            feed,
+            jobs,
+            no_images,
+            net,
+        }) => (|| {
+            let path = db_path(cli.db)?;
+            let only = match feed {
+                Some(spec) => {
+                    let store = Store::open(&path)
+                        .with_context(|| format!("opening the database {}", path.display()))?;
+                    Some(vec![find_feed(&store, &spec)?.id])
+                }
+                None => None,
+            };
+            run_refresh(&path, only, jobs, !no_images, &net)
+        })(),
+        Some(Command::Items {
+            feed,
+            unread,
+            starred,
+            limit,
+        }) => items(
+            cli.db,
+            feed.as_deref(),
+            ItemFilter {
+                feed: None,
+                unread,
+                starred,
+                limit,
+            },
+        ),
+        Some(Command::Read { id, blocks }) => read(cli.db, id, blocks),
+        Some(Command::Search { query, limit }) => search(cli.db, &query, limit),
+        Some(Command::Star { id }) => star(cli.db, id),
+        Some(Command::MarkRead {
+            id,
+            feed,
+            all,
+            unread,
+        }) => mark_read(cli.db, id, feed.as_deref(), all, unread),
         None => {
             use clap::CommandFactory;
             Cli::command().print_help().map_err(anyhow::Error::from)

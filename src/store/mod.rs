@@ -3,16 +3,27 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, Transaction};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use crate::page::BlockHash;
 
 /// The schema this build writes (SQLite `user_version`).
 pub const SCHEMA_VERSION: i64 = 1;
 
+mod feeds;
 mod tree;
 
+pub use feeds::{
+    EntryRef, FeedId, FeedInfo, ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewBlock,
+    NewImage, NewItem, SearchHit, Stored, StoredImage, StoredPage,
+};
+
 const SCHEMA_SQL: &str = include_str!("../../schema.sql");
+
+/// The in-place upgrades: entry `i` turns a version `i + 1` file into version `i + 2`. Empty while
+/// version 1 is the only one that shipped; a schema change appends its `ALTER TABLE`s here and
+/// bumps [`SCHEMA_VERSION`] (and `schema.sql` for fresh files).
+const MIGRATIONS: &[&str] = &[];
 
 /// A database operation that failed.
 #[derive(Debug, thiserror::Error)]
@@ -139,7 +150,7 @@ impl Store {
             .map_err(open_err)?;
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(open_err)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
+        conn.busy_timeout(std::time::Duration::from_secs(30))
             .map_err(open_err)?;
         Store::init(conn)
     }
@@ -149,7 +160,12 @@ impl Store {
         Store::init(Connection::open_in_memory()?)
     }
 
-    fn init(conn: Connection) -> Result<Store, StoreError> {
+    fn init(mut conn: Connection) -> Result<Store, StoreError> {
+        // A refresh writes from several connections (one per worker). A deferred transaction that
+        // reads first and writes later cannot wait for the write lock (SQLite returns BUSY at once
+        // when another connection wrote in between), so every transaction takes the write lock up
+        // front and waits for it under the busy timeout.
+        conn.set_transaction_behavior(TransactionBehavior::Immediate);
         let mut store = Store { conn };
         store.migrate()?;
         Ok(store)
@@ -176,6 +192,14 @@ impl Store {
         let tx = self.conn.transaction()?;
         if found == 0 {
             tx.execute_batch(SCHEMA_SQL)?;
+        } else {
+            // Upgrades in place: MIGRATIONS[i] takes a file from version i + 1 to i + 2.
+            for step in MIGRATIONS
+                .iter()
+                .skip(usize::try_from(found - 1).unwrap_or(0))
+            {
+                tx.execute_batch(step)?;
+            }
         }
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         tx.commit()?;

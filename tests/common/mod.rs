@@ -2,7 +2,10 @@
 
 #![allow(dead_code)] // each test binary uses its own subset
 
-use std::path::PathBuf;
+pub mod server;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use pith::classify::Method;
 use pith::eval::report::{self, MethodSummary, PageResult};
@@ -71,5 +74,54 @@ pub fn assert_floors(dataset: &str, mode: Mode, floors: &[(&str, f64)]) {
             f1 >= *floor,
             "{dataset} {method}: mean F1 {f1:.4} fell below its floor {floor}"
         );
+    }
+}
+
+/// The shared folder (datasets, corpora): `$PITH_SHARED`, else `../shared` beside the checkout,
+/// else one level further up (a git worktree).
+pub fn shared_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("PITH_SHARED") {
+        return PathBuf::from(dir);
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [root.join("../shared"), root.join("../../shared")];
+    candidates
+        .iter()
+        .find(|d| d.join("corpora").is_dir() || d.join("datasets").is_dir())
+        .cloned()
+        .unwrap_or_else(|| {
+            panic!("the shared folder is missing (set PITH_SHARED); looked in {candidates:?}")
+        })
+}
+
+/// The output of one run of the real binary.
+pub struct Run {
+    pub ok: bool,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// A `pith` command on the database `db`, fetching from the loopback address only.
+pub fn pith_cmd(db: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pith"));
+    cmd.arg("--db")
+        .arg(db)
+        .args(args)
+        .env("PITH_LOOPBACK_ONLY", "1")
+        .env_remove("PITH_DB")
+        .env(
+            "XDG_CONFIG_HOME",
+            db.parent().unwrap_or(Path::new("/nonexistent")),
+        );
+    cmd
+}
+
+/// Runs `pith` to completion.
+pub fn pith(db: &Path, args: &[&str]) -> Run {
+    let out = pith_cmd(db, args).output().expect("run pith");
+    Run {
+        ok: out.status.success(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }

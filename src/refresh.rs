@@ -1,0 +1,1030 @@
+//! The refresh pipeline (DESIGN.md §Data flow) on a pool of workers: fetch each feed with a
+//! conditional GET, keep the entries not seen before, fetch each one's page (redirects followed),
+//! run it through the engine (URL Tree insert, classification), download the images it keeps, and
+//! store everything, one transaction per item. Progress goes to a callback, so the command line
+//! draws a bar and a window can forward the events to its own thread.
+//!
+//! Work is a queue of tasks (a feed to fetch, an entry's page to fetch); each worker takes the
+//! first task whose host may be asked now (per-host politeness lives in [`crate::fetch`]), so a
+//! slow or rate-limiting site never holds up the others.
+
+use std::collections::{HashSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use url::Url;
+
+use crate::classify::{self, Method};
+use crate::extract::{Document, Engine, ExtractError, Ingested};
+use crate::feeds::{self, Entry, ParsedFeed};
+use crate::fetch::{self, FetchConfig, FetchError, Fetched, Fetcher, Request, Response};
+use crate::limits;
+use crate::page::BlockKind;
+use crate::store::{
+    EntryRef, FeedId, FeedInfo, NewArticle, NewBlock, NewImage, NewItem, Store, StoreError, Stored,
+};
+
+/// Unix seconds now.
+pub fn unix_now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// How a refresh runs.
+#[derive(Debug, Clone)]
+pub struct RefreshOptions {
+    /// Worker threads (at least 1).
+    pub jobs: usize,
+    /// The HTTP client's settings.
+    pub fetch: FetchConfig,
+    /// Only these feeds; `None` refreshes every subscription.
+    pub feeds: Option<Vec<FeedId>>,
+    /// Download the images articles keep as content.
+    pub images: bool,
+}
+
+impl Default for RefreshOptions {
+    fn default() -> Self {
+        RefreshOptions {
+            jobs: 4,
+            fetch: FetchConfig::default(),
+            feeds: None,
+            images: true,
+        }
+    }
+}
+
+/// What happened to one feed in a refresh.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FeedOutcome {
+    /// Fetched and processed.
+    Updated {
+        /// New items stored.
+        new_items: usize,
+        /// Entries linked to items another feed had already brought.
+        linked: usize,
+        /// Entries whose page could not be fetched (stored with their summary).
+        page_errors: usize,
+    },
+    /// 304: nothing changed.
+    NotModified,
+    /// Not asked: the server's Retry-After has not passed yet.
+    Deferred {
+        /// Unix seconds.
+        until: i64,
+    },
+    /// The feed could not be fetched or parsed; what was stored stays.
+    Failed {
+        /// The message `pith feeds` shows.
+        error: String,
+    },
+}
+
+/// A progress event.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// The refresh starts with this many feeds.
+    Started {
+        /// Feeds to refresh.
+        feeds: usize,
+    },
+    /// A feed's new entries are queued (the page total grows).
+    PagesQueued {
+        /// The feed.
+        feed: FeedId,
+        /// New entries.
+        count: usize,
+    },
+    /// One entry's page is done (stored, linked or failed).
+    PageDone {
+        /// The feed.
+        feed: FeedId,
+        /// The entry's title.
+        title: String,
+        /// Why its page is missing, if it is.
+        error: Option<String>,
+    },
+    /// A feed is done.
+    FeedDone {
+        /// The feed.
+        feed: FeedId,
+        /// Its URL.
+        url: String,
+        /// What happened.
+        outcome: FeedOutcome,
+    },
+}
+
+/// What a refresh did, in numbers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Feeds fetched and processed.
+    pub feeds_updated: usize,
+    /// Feeds that answered 304.
+    pub feeds_not_modified: usize,
+    /// Feeds that failed.
+    pub feeds_failed: usize,
+    /// Feeds skipped for a Retry-After.
+    pub feeds_deferred: usize,
+    /// New items.
+    pub new_items: usize,
+    /// Entries linked to existing items.
+    pub linked: usize,
+    /// Entries whose page failed.
+    pub page_errors: usize,
+    /// Feed requests sent.
+    pub feed_requests: usize,
+    /// Of those, conditional (with a validator).
+    pub conditional_requests: usize,
+    /// Page requests sent.
+    pub page_requests: usize,
+    /// Image requests sent.
+    pub image_requests: usize,
+}
+
+/// A refresh that could not run at all (single feeds' failures are events, not errors).
+#[derive(Debug, thiserror::Error)]
+pub enum RefreshError {
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The engine failed.
+    #[error(transparent)]
+    Extract(#[from] ExtractError),
+}
+
+/// Content types taken as a web page for an entry link.
+fn is_html(mime: Option<&str>) -> bool {
+    match mime {
+        None => true,
+        Some(m) => {
+            m.is_empty()
+                || m == "text/html"
+                || m == "application/xhtml+xml"
+                || m == "text/plain"
+                || m.ends_with("/xml")
+        }
+    }
+}
+
+/// One feed's work in progress.
+struct FeedJob {
+    feed: FeedInfo,
+    /// A feed never fetched before: all its entries go into the tree before any is classified.
+    new_feed: bool,
+    parsed: ParsedFeed,
+    response: Response,
+    state: Mutex<JobState>,
+}
+
+/// A feed is done when its page tasks are done, its staged pages classified, and the articles
+/// waiting for their images stored.
+#[derive(Default)]
+struct JobState {
+    pages_left: usize,
+    batches_left: usize,
+    staging_done: bool,
+    completed: bool,
+    staged: Vec<Staged>,
+    new_items: usize,
+    linked: usize,
+    page_errors: usize,
+}
+
+/// A new feed's page, in the tree and waiting for its classification.
+struct Staged {
+    entry: usize,
+    page: Response,
+    tree_doc: Option<i64>,
+}
+
+/// A classified article waiting for its images; stored (in one transaction) when the last one
+/// is in. Image downloads are tasks of their own, so that a worker never sleeps on a host's
+/// politeness delay while other hosts have work.
+struct ImageBatch {
+    job: Arc<FeedJob>,
+    entry: usize,
+    article: Article,
+    state: Mutex<BatchState>,
+}
+
+struct BatchState {
+    left: usize,
+    budget: u64,
+    images: Vec<NewImage>,
+}
+
+/// Everything stored with a new item, owned.
+struct Article {
+    page: Response,
+    tree_doc: Option<i64>,
+    blocks: Vec<NewBlock>,
+    text: String,
+    domain: String,
+    url_key: String,
+    known_images: Vec<String>,
+}
+
+enum Task {
+    Feed(FeedInfo),
+    Page(Arc<FeedJob>, usize),
+    Image(Arc<ImageBatch>, String),
+}
+
+struct Queue {
+    feeds: VecDeque<FeedInfo>,
+    pages: VecDeque<(Arc<FeedJob>, usize, String)>,
+    images: VecDeque<(Arc<ImageBatch>, String, String)>,
+    running: usize,
+    feeds_in_flight: usize,
+    summary: Summary,
+    fatal: Option<RefreshError>,
+}
+
+struct Shared<'a> {
+    db: PathBuf,
+    engine: &'a Engine,
+    fetcher: Fetcher,
+    options: &'a RefreshOptions,
+    queue: Mutex<Queue>,
+    wake: Condvar,
+    on_event: &'a (dyn Fn(Event) + Sync),
+}
+
+impl Shared<'_> {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // The queue holds plain data; a panicking worker leaves it usable.
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn count(&self, f: impl FnOnce(&mut Summary)) {
+        f(&mut self.lock().summary);
+    }
+}
+
+fn host_of(url: &str) -> String {
+    Url::parse(url)
+        .map(|u| fetch::host_key(&u))
+        .unwrap_or_default()
+}
+
+/// Refreshes the subscriptions in the database at `db` and returns what it did. Each worker
+/// opens its own connection; every write is its own transaction.
+pub fn refresh(
+    db: &Path,
+    engine: &Engine,
+    options: &RefreshOptions,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<Summary, RefreshError> {
+    let store = Store::open(db)?;
+    let now = unix_now();
+    let mut feeds = store.feeds()?;
+    if let Some(only) = &options.feeds {
+        feeds.retain(|f| only.contains(&f.id));
+    }
+    drop(store);
+    on_event(Event::Started { feeds: feeds.len() });
+    let mut summary = Summary::default();
+    let mut queued = VecDeque::new();
+    for feed in feeds {
+        match feed.retry_after {
+            Some(until) if until > now => {
+                summary.feeds_deferred += 1;
+                on_event(Event::FeedDone {
+                    feed: feed.id,
+                    url: feed.url.clone(),
+                    outcome: FeedOutcome::Deferred { until },
+                });
+            }
+            _ => queued.push_back(feed),
+        }
+    }
+    let shared = Shared {
+        db: db.to_path_buf(),
+        engine,
+        fetcher: Fetcher::new(options.fetch.clone()),
+        options,
+        queue: Mutex::new(Queue {
+            feeds: queued,
+            pages: VecDeque::new(),
+            images: VecDeque::new(),
+            running: 0,
+            feeds_in_flight: 0,
+            summary,
+            fatal: None,
+        }),
+        wake: Condvar::new(),
+        on_event,
+    };
+    let jobs = options.jobs.max(1);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| worker(&shared));
+        }
+    });
+    let queue = shared.queue.into_inner().unwrap_or_else(|e| e.into_inner());
+    match queue.fatal {
+        Some(e) => Err(e),
+        None => Ok(queue.summary),
+    }
+}
+
+fn worker(shared: &Shared<'_>) {
+    let mut store = match Store::open(&shared.db) {
+        Ok(s) => s,
+        Err(e) => {
+            let mut q = shared.lock();
+            q.fatal.get_or_insert(RefreshError::Store(e));
+            q.feeds.clear();
+            q.pages.clear();
+            q.images.clear();
+            shared.wake.notify_all();
+            return;
+        }
+    };
+    let max_in_flight = shared.options.jobs.max(1) * 2;
+    loop {
+        let task = {
+            let mut q = shared.lock();
+            loop {
+                if q.fatal.is_some() {
+                    shared.wake.notify_all();
+                    return;
+                }
+                let mut soonest: Option<Instant> = None;
+                let mut pick = |host: &str| match shared.fetcher.host_ready_at(host) {
+                    None => true,
+                    Some(t) => {
+                        soonest = Some(soonest.map_or(t, |s: Instant| s.min(t)));
+                        false
+                    }
+                };
+                // Images first (they complete articles), then pages of feeds in flight (they hold
+                // memory until done), then new feeds.
+                if let Some(i) = q.images.iter().position(|(_, _, host)| pick(host))
+                    && let Some((batch, url, _)) = q.images.remove(i)
+                {
+                    q.running += 1;
+                    break Task::Image(batch, url);
+                }
+                if let Some(i) = q.pages.iter().position(|(_, _, host)| pick(host))
+                    && let Some((job, entry, _)) = q.pages.remove(i)
+                {
+                    q.running += 1;
+                    break Task::Page(job, entry);
+                }
+                if q.feeds_in_flight < max_in_flight
+                    && let Some(i) = q.feeds.iter().position(|f| pick(&host_of(&f.url)))
+                    && let Some(feed) = q.feeds.remove(i)
+                {
+                    q.running += 1;
+                    q.feeds_in_flight += 1;
+                    break Task::Feed(feed);
+                }
+                if q.feeds.is_empty() && q.pages.is_empty() && q.images.is_empty() && q.running == 0
+                {
+                    shared.wake.notify_all();
+                    return;
+                }
+                let wait = soonest
+                    .map(|t| t.saturating_duration_since(Instant::now()))
+                    .unwrap_or(Duration::from_millis(200))
+                    .clamp(Duration::from_millis(1), Duration::from_millis(200));
+                q = shared
+                    .wake
+                    .wait_timeout(q, wait)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+        };
+        let result = match task {
+            Task::Feed(feed) => run_feed(shared, &mut store, feed),
+            Task::Page(job, entry) => run_page(shared, &mut store, &job, entry),
+            Task::Image(batch, url) => run_image(shared, &mut store, &batch, &url),
+        };
+        let mut q = shared.lock();
+        q.running -= 1;
+        if let Err(e) = result {
+            q.fatal.get_or_insert(e);
+        }
+        drop(q);
+        shared.wake.notify_all();
+    }
+}
+
+fn feed_done(shared: &Shared<'_>, feed: &FeedInfo, outcome: FeedOutcome) {
+    {
+        let mut q = shared.lock();
+        q.feeds_in_flight = q.feeds_in_flight.saturating_sub(1);
+        let s = &mut q.summary;
+        match &outcome {
+            FeedOutcome::Updated {
+                new_items,
+                linked,
+                page_errors,
+            } => {
+                s.feeds_updated += 1;
+                s.new_items += new_items;
+                s.linked += linked;
+                s.page_errors += page_errors;
+            }
+            FeedOutcome::NotModified => s.feeds_not_modified += 1,
+            FeedOutcome::Deferred { .. } => s.feeds_deferred += 1,
+            FeedOutcome::Failed { .. } => s.feeds_failed += 1,
+        }
+    }
+    (shared.on_event)(Event::FeedDone {
+        feed: feed.id,
+        url: feed.url.clone(),
+        outcome,
+    });
+}
+
+fn run_feed(shared: &Shared<'_>, store: &mut Store, feed: FeedInfo) -> Result<(), RefreshError> {
+    let now = unix_now();
+    let conditional = feed.etag.is_some() || feed.last_modified.is_some();
+    shared.count(|s| {
+        s.feed_requests += 1;
+        s.conditional_requests += usize::from(conditional);
+    });
+    let req = Request {
+        url: &feed.url,
+        max_bytes: limits::MAX_FEED_BYTES,
+        etag: feed.etag.as_deref(),
+        last_modified: feed.last_modified.as_deref(),
+        accept: Some(
+            "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5",
+        ),
+    };
+    let response = match shared.fetcher.get(&req) {
+        Ok(Fetched::NotModified) => {
+            store.feed_not_modified(feed.id, now)?;
+            feed_done(shared, &feed, FeedOutcome::NotModified);
+            return Ok(());
+        }
+        Ok(Fetched::Body(r)) => r,
+        Err(e) => {
+            let retry = e
+                .retry_after()
+                .map(|d| now.saturating_add(i64::try_from(d.as_secs()).unwrap_or(i64::MAX)));
+            fail_feed(shared, store, &feed, &e.to_string(), retry)?;
+            return Ok(());
+        }
+    };
+    let parsed = match feeds::parse_feed(&response.body, Some(&response.url), response.charset()) {
+        Ok(p) => p,
+        Err(e) => {
+            fail_feed(shared, store, &feed, &e.to_string(), None)?;
+            return Ok(());
+        }
+    };
+    // The same entry listed twice in one document is one entry.
+    let mut unique = HashSet::new();
+    let candidates: Vec<usize> = (0..parsed.entries.len())
+        .filter(|&i| unique.insert(parsed.entries[i].identity.clone()))
+        .collect();
+    let ids: Vec<&str> = candidates
+        .iter()
+        .map(|&i| parsed.entries[i].identity.as_str())
+        .collect();
+    let seen = store.seen_entries(feed.id, &ids)?;
+    let fresh: Vec<usize> = candidates
+        .into_iter()
+        .filter(|&i| !seen.contains(&parsed.entries[i].identity))
+        .collect();
+    let job = Arc::new(FeedJob {
+        new_feed: feed.last_ok.is_none(),
+        feed,
+        parsed,
+        response,
+        state: Mutex::new(JobState {
+            pages_left: fresh.len(),
+            staging_done: fresh.is_empty(),
+            ..JobState::default()
+        }),
+    });
+    if fresh.is_empty() {
+        return try_complete(shared, store, &job);
+    }
+    (shared.on_event)(Event::PagesQueued {
+        feed: job.feed.id,
+        count: fresh.len(),
+    });
+    let mut q = shared.lock();
+    for i in fresh {
+        let host = job.parsed.entries[i]
+            .link
+            .as_deref()
+            .map(host_of)
+            .unwrap_or_default();
+        q.pages.push_back((Arc::clone(&job), i, host));
+    }
+    Ok(())
+}
+
+fn fail_feed(
+    shared: &Shared<'_>,
+    store: &mut Store,
+    feed: &FeedInfo,
+    error: &str,
+    retry_after: Option<i64>,
+) -> Result<(), RefreshError> {
+    store.feed_failed(feed.id, error, retry_after, unix_now())?;
+    feed_done(
+        shared,
+        feed,
+        FeedOutcome::Failed {
+            error: error.to_string(),
+        },
+    );
+    Ok(())
+}
+
+fn lock_job(job: &FeedJob) -> MutexGuard<'_, JobState> {
+    job.state.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Once a feed's pages are all in (and so, for a new feed, all in the tree), its staged pages
+/// are classified.
+fn finish_pages(
+    shared: &Shared<'_>,
+    store: &mut Store,
+    job: &Arc<FeedJob>,
+) -> Result<(), RefreshError> {
+    let staged = std::mem::take(&mut lock_job(job).staged);
+    for s in staged {
+        classify_and_store(shared, store, job, s.entry, s.page, s.tree_doc, None)?;
+    }
+    lock_job(job).staging_done = true;
+    try_complete(shared, store, job)
+}
+
+/// Completes a feed whose work is all done. The validators are recorded only then: a refresh
+/// killed half-way must not leave a feed that answers 304 while some of its entries were never
+/// fetched.
+fn try_complete(shared: &Shared<'_>, store: &mut Store, job: &FeedJob) -> Result<(), RefreshError> {
+    {
+        let mut state = lock_job(job);
+        if state.completed || !state.staging_done || state.pages_left > 0 || state.batches_left > 0
+        {
+            return Ok(());
+        }
+        state.completed = true;
+    }
+    store.feed_fetched(
+        job.feed.id,
+        job.parsed.title.as_deref().filter(|t| !t.is_empty()),
+        job.parsed.link.as_deref(),
+        job.response.etag.as_deref(),
+        job.response.last_modified.as_deref(),
+        unix_now(),
+    )?;
+    let state = lock_job(job);
+    let outcome = FeedOutcome::Updated {
+        new_items: state.new_items,
+        linked: state.linked,
+        page_errors: state.page_errors,
+    };
+    drop(state);
+    feed_done(shared, &job.feed, outcome);
+    Ok(())
+}
+
+fn entry_title(entry: &Entry) -> &str {
+    entry
+        .title
+        .as_deref()
+        .filter(|t| !t.is_empty())
+        .or(entry.link.as_deref())
+        .unwrap_or("(untitled)")
+}
+
+fn new_item<'a>(entry: &'a Entry, now: i64) -> NewItem<'a> {
+    NewItem {
+        link: entry.link.as_deref().unwrap_or(""),
+        title: entry_title(entry),
+        summary: entry.summary.as_deref(),
+        published: entry.published,
+        added: now,
+    }
+}
+
+fn run_page(
+    shared: &Shared<'_>,
+    store: &mut Store,
+    job: &Arc<FeedJob>,
+    index: usize,
+) -> Result<(), RefreshError> {
+    let entry = &job.parsed.entries[index];
+    let entry_ref = EntryRef {
+        feed: job.feed.id,
+        identity: &entry.identity,
+    };
+    let error = process_entry(shared, store, job, index, &entry_ref)?;
+    (shared.on_event)(Event::PageDone {
+        feed: job.feed.id,
+        title: entry_title(entry).to_string(),
+        error,
+    });
+    let last = {
+        let mut state = lock_job(job);
+        state.pages_left -= 1;
+        state.pages_left == 0
+    };
+    if last {
+        finish_pages(shared, store, job)?;
+    }
+    Ok(())
+}
+
+/// Fetches and ingests one entry's page; returns the page error, if any.
+fn process_entry(
+    shared: &Shared<'_>,
+    store: &mut Store,
+    job: &Arc<FeedJob>,
+    index: usize,
+    entry_ref: &EntryRef<'_>,
+) -> Result<Option<String>, RefreshError> {
+    let entry = &job.parsed.entries[index];
+    let now = unix_now();
+    let Some(link) = entry.link.as_deref() else {
+        return store_failed(store, job, entry, entry_ref, "the entry has no link").map(Some);
+    };
+    // The same article already came through another feed (or earlier in this one).
+    if let Some(item) = store.item_by_link(link)? {
+        store.entry_link(entry_ref, item)?;
+        lock_job(job).linked += 1;
+        return Ok(None);
+    }
+    shared.count(|s| s.page_requests += 1);
+    let req = Request {
+        url: link,
+        max_bytes: limits::MAX_PAGE_BYTES,
+        accept: Some("text/html, application/xhtml+xml;q=0.9, */*;q=0.5"),
+        ..Request::default()
+    };
+    let page = match shared.fetcher.get(&req) {
+        Ok(Fetched::Body(r)) if is_html(r.mime.as_deref()) => r,
+        Ok(Fetched::Body(r)) => {
+            let msg = format!(
+                "the link is not a web page ({})",
+                r.mime.as_deref().unwrap_or("?")
+            );
+            return store_failed(store, job, entry, entry_ref, &msg).map(Some);
+        }
+        Ok(Fetched::NotModified) => {
+            return store_failed(store, job, entry, entry_ref, "unexpected 304 for a page")
+                .map(Some);
+        }
+        Err(e) => return store_failed(store, job, entry, entry_ref, &e.to_string()).map(Some),
+    };
+    let doc = Document {
+        bytes: &page.body,
+        declared_charset: page.content_type.as_deref(),
+        url: Some(&page.url),
+        title: entry.title.as_deref(),
+        time: now,
+    };
+    let ingested = match shared.engine.ingest(store, &doc) {
+        Ok(i) => i,
+        // A response URL that makes no URL key (e.g. too long) cannot join a tree; the page is
+        // still worth reading, so it is classified on its own.
+        Err(ExtractError::UrlKey(e)) => {
+            let msg = format!("no URL key for {}: {e}", page.url);
+            return store_failed(store, job, entry, entry_ref, &msg).map(Some);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if ingested.duplicate
+        && let Some(key) = &ingested.key
+        && let Some(item) = store.item_by_key(&key.domain, &key.key)?
+    {
+        store.entry_link(entry_ref, item)?;
+        lock_job(job).linked += 1;
+        return Ok(None);
+    }
+    if job.new_feed {
+        // Classified once the whole feed is in the tree (finish_feed); the page is kept meanwhile.
+        let tree_doc = ingested.doc;
+        drop(ingested);
+        lock_job(job).staged.push(Staged {
+            entry: index,
+            page,
+            tree_doc,
+        });
+        return Ok(None);
+    }
+    let tree_doc = ingested.doc;
+    classify_and_store(shared, store, job, index, page, tree_doc, Some(ingested))?;
+    Ok(None)
+}
+
+fn store_failed(
+    store: &mut Store,
+    job: &FeedJob,
+    entry: &Entry,
+    entry_ref: &EntryRef<'_>,
+    error: &str,
+) -> Result<String, RefreshError> {
+    let text = entry
+        .summary
+        .as_deref()
+        .map(feeds::html_fragment_text)
+        .unwrap_or_default();
+    store.item_store_failed(entry_ref, &new_item(entry, unix_now()), &text, error)?;
+    lock_job(job).page_errors += 1;
+    Ok(error.to_string())
+}
+
+/// Classifies an ingested page (parsing it again when it was staged) and stores the item, or,
+/// when it keeps images not stored yet, queues their downloads and stores it after the last.
+fn classify_and_store(
+    shared: &Shared<'_>,
+    store: &mut Store,
+    job: &Arc<FeedJob>,
+    index: usize,
+    page: Response,
+    tree_doc: Option<i64>,
+    ingested: Option<Ingested>,
+) -> Result<(), RefreshError> {
+    let entry = &job.parsed.entries[index];
+    let engine = shared.engine;
+    let ingested = match ingested {
+        Some(i) => i,
+        None => engine.reopen(
+            &Document {
+                bytes: &page.body,
+                declared_charset: page.content_type.as_deref(),
+                url: Some(&page.url),
+                title: entry.title.as_deref(),
+                time: unix_now(),
+            },
+            tree_doc,
+        )?,
+    };
+    let labels = engine.classify(store, &ingested, Method::default_method())?;
+    let text = classify::content_text(&ingested.page, &labels);
+    let blocks: Vec<NewBlock> = ingested
+        .page
+        .blocks
+        .iter()
+        .zip(&labels)
+        .map(|(b, l)| NewBlock {
+            position: b.position,
+            kind: format!("{:?}", b.kind),
+            text: b.text.clone(),
+            image: b.image.as_ref().map(|i| i.src.clone()),
+            content: l.is_content(),
+            reason: l.reason.to_string(),
+        })
+        .collect();
+    let mut known_images = Vec::new();
+    let mut to_fetch = Vec::new();
+    if shared.options.images {
+        let mut seen = HashSet::new();
+        let urls = ingested
+            .page
+            .blocks
+            .iter()
+            .zip(&labels)
+            .filter(|(b, l)| l.is_content() && b.kind == BlockKind::Image)
+            .filter_map(|(b, _)| b.image.as_ref().map(|i| i.src.clone()))
+            .filter(|src| src.starts_with("http://") || src.starts_with("https://"))
+            .filter(|src| seen.insert(src.clone()))
+            .take(limits::MAX_ARTICLE_IMAGES);
+        for url in urls {
+            if store.image_known(&url)? {
+                known_images.push(url);
+            } else {
+                to_fetch.push(url);
+            }
+        }
+    }
+    let (domain, url_key) = match &ingested.key {
+        Some(k) => (k.domain.clone(), k.key.clone()),
+        None => (String::new(), page.url.clone()),
+    };
+    drop(ingested);
+    let article = Article {
+        page,
+        tree_doc,
+        blocks,
+        text,
+        domain,
+        url_key,
+        known_images,
+    };
+    if to_fetch.is_empty() {
+        return store_article(store, job, index, &article, &[]);
+    }
+    let batch = Arc::new(ImageBatch {
+        job: Arc::clone(job),
+        entry: index,
+        article,
+        state: Mutex::new(BatchState {
+            left: to_fetch.len(),
+            budget: limits::MAX_ARTICLE_IMAGE_BYTES,
+            images: Vec::new(),
+        }),
+    });
+    lock_job(job).batches_left += 1;
+    let mut q = shared.lock();
+    for url in to_fetch {
+        let host = host_of(&url);
+        q.images.push_back((Arc::clone(&batch), url, host));
+    }
+    Ok(())
+}
+
+fn store_article(
+    store: &mut Store,
+    job: &FeedJob,
+    index: usize,
+    a: &Article,
+    images: &[NewImage],
+) -> Result<(), RefreshError> {
+    let entry = &job.parsed.entries[index];
+    let entry_ref = EntryRef {
+        feed: job.feed.id,
+        identity: &entry.identity,
+    };
+    let article = NewArticle {
+        url: &a.page.url,
+        declared_charset: a.page.content_type.as_deref(),
+        raw: &a.page.body,
+        domain: &a.domain,
+        url_key: &a.url_key,
+        tree_doc: a.tree_doc,
+        blocks: &a.blocks,
+        text: &a.text,
+        images,
+        known_images: &a.known_images,
+    };
+    match store.item_store(&entry_ref, &new_item(entry, unix_now()), &article)? {
+        Stored::New(_) => lock_job(job).new_items += 1,
+        Stored::Linked(_) => lock_job(job).linked += 1,
+    }
+    Ok(())
+}
+
+fn lock_batch(batch: &ImageBatch) -> MutexGuard<'_, BatchState> {
+    batch.state.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Downloads one image of an article, within the per-image cap and what is left of the
+/// article's budget; the article is stored with its images after the last one. Failures are
+/// stored too, so that they are not tried again.
+fn run_image(
+    shared: &Shared<'_>,
+    store: &mut Store,
+    batch: &Arc<ImageBatch>,
+    url: &str,
+) -> Result<(), RefreshError> {
+    let budget = lock_batch(batch).budget;
+    let (content_type, data) = if budget == 0 {
+        (None, Err("over the article's image budget".to_string()))
+    } else {
+        shared.count(|s| s.image_requests += 1);
+        let req = Request {
+            url,
+            max_bytes: limits::MAX_IMAGE_BYTES.min(budget),
+            accept: Some("image/*"),
+            ..Request::default()
+        };
+        match shared.fetcher.get(&req) {
+            Ok(Fetched::Body(r)) if r.mime.as_deref().is_some_and(|m| m.starts_with("image/")) => {
+                (r.content_type, Ok(r.body))
+            }
+            Ok(Fetched::Body(r)) => (
+                r.content_type.clone(),
+                Err(format!(
+                    "not an image ({})",
+                    r.mime.as_deref().unwrap_or("no content type")
+                )),
+            ),
+            Ok(Fetched::NotModified) => (None, Err("unexpected 304".to_string())),
+            Err(FetchError::TooLarge(_)) if budget < limits::MAX_IMAGE_BYTES => {
+                (None, Err("over the article's image budget".to_string()))
+            }
+            Err(e) => (None, Err(e.to_string())),
+        }
+    };
+    let done = {
+        let mut state = lock_batch(batch);
+        if let Ok(bytes) = &data {
+            state.budget = state.budget.saturating_sub(bytes.len() as u64);
+        }
+        state.images.push(NewImage {
+            url: url.to_string(),
+            content_type,
+            data,
+        });
+        state.left -= 1;
+        (state.left == 0).then(|| std::mem::take(&mut state.images))
+    };
+    let Some(images) = done else {
+        return Ok(());
+    };
+    store_article(store, &batch.job, batch.entry, &batch.article, &images)?;
+    lock_job(&batch.job).batches_left -= 1;
+    try_complete(shared, store, &batch.job)
+}
+
+/// The outcome of `pith add`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Added {
+    /// The feed subscribed to.
+    pub feed: FeedId,
+    /// Its URL (the one given, or the one the page named).
+    pub url: String,
+    /// False when it was already subscribed.
+    pub new: bool,
+    /// Other feeds the page named (autodiscovery), not subscribed.
+    pub others: Vec<String>,
+}
+
+/// Why `pith add` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AddError {
+    /// The URL could not be fetched.
+    #[error("cannot fetch {url}: {source}")]
+    Fetch {
+        /// What was fetched.
+        url: String,
+        /// Why it failed.
+        source: FetchError,
+    },
+    /// A page that names no feed.
+    #[error("{0} is neither a feed nor a page that names one (no <link rel=\"alternate\"> feed)")]
+    NoFeed(String),
+    /// A feed that does not parse.
+    #[error("{url} does not parse as a feed: {source}")]
+    Parse {
+        /// The feed's URL.
+        url: String,
+        /// Why.
+        source: feeds::FeedError,
+    },
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Subscribes to `url`: a feed, or a web page whose `<link rel="alternate">` names feeds (the
+/// first one is subscribed). The feed is fetched once to check that it parses.
+pub fn subscribe(store: &mut Store, fetch: &FetchConfig, url: &str) -> Result<Added, AddError> {
+    let fetcher = Fetcher::new(fetch.clone());
+    let get = |u: &str| -> Result<Response, AddError> {
+        let req = Request {
+            url: u,
+            max_bytes: limits::MAX_FEED_BYTES,
+            ..Request::default()
+        };
+        match fetcher.get(&req) {
+            Ok(Fetched::Body(r)) => Ok(r),
+            Ok(Fetched::NotModified) => Err(AddError::Fetch {
+                url: u.to_string(),
+                source: FetchError::Status { status: 304 },
+            }),
+            Err(source) => Err(AddError::Fetch {
+                url: u.to_string(),
+                source,
+            }),
+        }
+    };
+    let first = get(url)?;
+    let (feed_url, body, others) = if feeds::looks_like_feed(&first.body) {
+        (url.to_string(), first, Vec::new())
+    } else {
+        let base = Url::parse(&first.url).map_err(|_| AddError::NoFeed(url.to_string()))?;
+        let found = feeds::discover_feeds(&first.body, first.content_type.as_deref(), &base);
+        let Some(chosen) = found.first() else {
+            return Err(AddError::NoFeed(url.to_string()));
+        };
+        let others = found.iter().skip(1).map(|f| f.url.clone()).collect();
+        let body = get(&chosen.url)?;
+        (chosen.url.clone(), body, others)
+    };
+    let parsed =
+        feeds::parse_feed(&body.body, Some(&body.url), body.charset()).map_err(|source| {
+            AddError::Parse {
+                url: feed_url.clone(),
+                source,
+            }
+        })?;
+    let (feed, new) = store.feed_add(
+        &feed_url,
+        parsed.title.as_deref().filter(|t| !t.is_empty()),
+        parsed.link.as_deref(),
+        unix_now(),
+    )?;
+    Ok(Added {
+        feed,
+        url: feed_url,
+        new,
+        others,
+    })
+}

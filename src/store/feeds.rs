@@ -1,0 +1,823 @@
+//! The SQL of the reader: feeds, items, the entries that link them, stored pages, blocks with
+//! their labels, images, and full-text search (schema in `schema.sql`). Every write that makes
+//! up one step of a refresh is one transaction, so a crash never leaves half an item.
+
+use std::collections::HashSet;
+use std::io::{Read, Write};
+
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::{Store, StoreError};
+
+/// A feed's row id.
+pub type FeedId = i64;
+/// An item's row id.
+pub type ItemId = i64;
+
+/// A subscription as `pith feeds` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeedInfo {
+    /// Row id.
+    pub id: FeedId,
+    /// The URL subscribed to.
+    pub url: String,
+    /// The feed's title, once fetched (or from OPML).
+    pub title: Option<String>,
+    /// The site's home page.
+    pub site_url: Option<String>,
+    /// `ETag` of the last successful fetch.
+    pub etag: Option<String>,
+    /// `Last-Modified` of the last successful fetch.
+    pub last_modified: Option<String>,
+    /// Unix seconds of the last refresh attempt.
+    pub last_refresh: Option<i64>,
+    /// Unix seconds of the last successful fetch.
+    pub last_ok: Option<i64>,
+    /// The last attempt's error, `None` when it succeeded.
+    pub last_error: Option<String>,
+    /// No request before this time (unix seconds): the server's Retry-After.
+    pub retry_after: Option<i64>,
+    /// Items linked to the feed.
+    pub items: u32,
+    /// Of those, unread.
+    pub unread: u32,
+}
+
+/// An item in a listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemInfo {
+    /// Row id (what `pith read ID` takes).
+    pub id: ItemId,
+    /// The entry's link.
+    pub link: String,
+    /// The URL after redirects, when the page was fetched.
+    pub response_url: Option<String>,
+    /// The entry title.
+    pub title: String,
+    /// The feed's summary (HTML as given).
+    pub summary: Option<String>,
+    /// Unix seconds from the feed.
+    pub published: Option<i64>,
+    /// Unix seconds when stored.
+    pub added: i64,
+    /// Why the page could not be fetched.
+    pub fetch_error: Option<String>,
+    /// Read.
+    pub read: bool,
+    /// Starred.
+    pub starred: bool,
+    /// The registrable domain of the response URL.
+    pub domain: Option<String>,
+    /// The URL key.
+    pub url_key: Option<String>,
+    /// Titles of the feeds listing it.
+    pub feeds: Vec<String>,
+}
+
+/// A stored page, decompressed.
+#[derive(Debug, Clone)]
+pub struct StoredPage {
+    /// The response URL.
+    pub url: String,
+    /// The charset of the `Content-Type` header.
+    pub declared_charset: Option<String>,
+    /// The raw bytes as served.
+    pub raw: Vec<u8>,
+    /// Unix seconds of the fetch.
+    pub fetched: i64,
+}
+
+/// A stored image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredImage {
+    /// Its URL.
+    pub url: String,
+    /// Its `Content-Type`.
+    pub content_type: Option<String>,
+    /// Its size in bytes (0 when it failed).
+    pub bytes: u64,
+    /// Why it is not stored, if it is not.
+    pub error: Option<String>,
+}
+
+/// An image downloaded (or not) for an item.
+#[derive(Debug, Clone)]
+pub struct NewImage {
+    /// Its URL.
+    pub url: String,
+    /// Its `Content-Type`.
+    pub content_type: Option<String>,
+    /// The bytes, or why there are none.
+    pub data: Result<Vec<u8>, String>,
+}
+
+/// A block as stored for the inspector view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewBlock {
+    /// Position in the page.
+    pub position: u32,
+    /// Its kind, as `Debug` prints it (`Paragraph`, `Heading(2)`, …).
+    pub kind: String,
+    /// Its text.
+    pub text: String,
+    /// An image block's source.
+    pub image: Option<String>,
+    /// Content or boilerplate when the page arrived.
+    pub content: bool,
+    /// Why.
+    pub reason: String,
+}
+
+/// The entry an item came from, in one feed.
+#[derive(Debug, Clone)]
+pub struct EntryRef<'a> {
+    /// The feed.
+    pub feed: FeedId,
+    /// The entry's identity hash in that feed.
+    pub identity: &'a str,
+}
+
+/// The feed's side of a new item.
+#[derive(Debug, Clone)]
+pub struct NewItem<'a> {
+    /// The entry's link.
+    pub link: &'a str,
+    /// Its title.
+    pub title: &'a str,
+    /// Its summary.
+    pub summary: Option<&'a str>,
+    /// Its date.
+    pub published: Option<i64>,
+    /// Now.
+    pub added: i64,
+}
+
+/// A fetched and classified page, ready to store with its item.
+#[derive(Debug, Clone)]
+pub struct NewArticle<'a> {
+    /// The response URL.
+    pub url: &'a str,
+    /// The HTTP charset.
+    pub declared_charset: Option<&'a str>,
+    /// Raw bytes.
+    pub raw: &'a [u8],
+    /// The registrable domain.
+    pub domain: &'a str,
+    /// The URL key.
+    pub url_key: &'a str,
+    /// The document in the tree.
+    pub tree_doc: Option<i64>,
+    /// Blocks with labels.
+    pub blocks: &'a [NewBlock],
+    /// The clean text (for search).
+    pub text: &'a str,
+    /// Images kept as content, downloaded now.
+    pub images: &'a [NewImage],
+    /// Images kept as content that were already stored (downloaded once, for another article).
+    pub known_images: &'a [String],
+}
+
+/// Which items a read/unread change applies to.
+#[derive(Debug, Clone, Copy)]
+pub enum ItemScope {
+    /// One item.
+    Item(ItemId),
+    /// Every item of a feed.
+    Feed(FeedId),
+    /// Everything.
+    All,
+}
+
+/// Which items to list.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ItemFilter {
+    /// Only items of this feed.
+    pub feed: Option<FeedId>,
+    /// Only unread items.
+    pub unread: bool,
+    /// Only starred items.
+    pub starred: bool,
+    /// At most this many (0: no limit).
+    pub limit: usize,
+}
+
+/// A search result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchHit {
+    /// The item.
+    pub id: ItemId,
+    /// Its title.
+    pub title: String,
+    /// The matching passage, matches in `[…]`.
+    pub snippet: String,
+    /// bm25 rank (lower is better).
+    pub rank: f64,
+}
+
+/// The outcome of storing a fetched entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stored {
+    /// A new item.
+    New(ItemId),
+    /// The article was already stored (same URL key in the domain): the entry was linked to it.
+    Linked(ItemId),
+}
+
+impl Stored {
+    /// The item's id.
+    pub fn id(self) -> ItemId {
+        match self {
+            Stored::New(id) | Stored::Linked(id) => id,
+        }
+    }
+}
+
+fn compress(raw: &[u8]) -> Result<Vec<u8>, StoreError> {
+    let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(raw)
+        .and_then(|_| enc.finish())
+        .map_err(|e| StoreError::Corrupt(format!("cannot compress a page: {e}")))
+}
+
+fn decompress(blob: &[u8], len_hint: usize) -> Result<Vec<u8>, StoreError> {
+    let mut out = Vec::with_capacity(len_hint.min(64 * 1024 * 1024));
+    flate2::read::ZlibDecoder::new(blob)
+        .read_to_end(&mut out)
+        .map_err(|e| StoreError::Corrupt(format!("a stored page does not decompress: {e}")))?;
+    Ok(out)
+}
+
+fn feed_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FeedInfo> {
+    Ok(FeedInfo {
+        id: r.get(0)?,
+        url: r.get(1)?,
+        title: r.get(2)?,
+        site_url: r.get(3)?,
+        etag: r.get(4)?,
+        last_modified: r.get(5)?,
+        last_refresh: r.get(6)?,
+        last_ok: r.get(7)?,
+        last_error: r.get(8)?,
+        retry_after: r.get(9)?,
+        items: r.get(10)?,
+        unread: r.get(11)?,
+    })
+}
+
+const FEED_SELECT: &str = "SELECT f.id, f.url, f.title, f.site_url, f.etag, f.last_modified,
+        f.last_refresh, f.last_ok, f.last_error, f.retry_after,
+        (SELECT count(DISTINCT e.item) FROM feed_entry e WHERE e.feed = f.id),
+        (SELECT count(DISTINCT e.item) FROM feed_entry e JOIN item i ON i.id = e.item
+           WHERE e.feed = f.id AND i.read = 0)
+    FROM feed f";
+
+fn insert_fts(tx: &Transaction<'_>, id: ItemId, title: &str, body: &str) -> Result<(), StoreError> {
+    tx.prepare_cached("DELETE FROM item_fts WHERE rowid = ?1")?
+        .execute([id])?;
+    tx.prepare_cached("INSERT INTO item_fts (rowid, title, body) VALUES (?1, ?2, ?3)")?
+        .execute(params![id, title, body])?;
+    Ok(())
+}
+
+fn link_entry(tx: &Transaction<'_>, entry: &EntryRef<'_>, item: ItemId) -> Result<(), StoreError> {
+    tx.prepare_cached("INSERT OR IGNORE INTO feed_entry (feed, hash, item) VALUES (?1, ?2, ?3)")?
+        .execute(params![entry.feed, entry.identity, item])?;
+    Ok(())
+}
+
+fn delete_items(tx: &Transaction<'_>, ids: &[ItemId]) -> Result<(), StoreError> {
+    for &id in ids {
+        for sql in [
+            "DELETE FROM item_fts WHERE rowid = ?1",
+            "DELETE FROM block WHERE item = ?1",
+            "DELETE FROM page WHERE item = ?1",
+            "DELETE FROM item_image WHERE item = ?1",
+            "DELETE FROM feed_entry WHERE item = ?1",
+            "DELETE FROM item WHERE id = ?1",
+        ] {
+            tx.prepare_cached(sql)?.execute([id])?;
+        }
+    }
+    tx.execute(
+        "DELETE FROM image WHERE url NOT IN (SELECT url FROM item_image)",
+        [],
+    )?;
+    Ok(())
+}
+
+impl Store {
+    /// Subscribes to `url` (with an optional title, e.g. from OPML). Returns the feed and whether
+    /// it is new; subscribing twice is harmless.
+    pub fn feed_add(
+        &mut self,
+        url: &str,
+        title: Option<&str>,
+        site_url: Option<&str>,
+        now: i64,
+    ) -> Result<(FeedId, bool), StoreError> {
+        self.write(|tx| {
+            if let Some(id) = tx
+                .prepare_cached("SELECT id FROM feed WHERE url = ?1")?
+                .query_row([url], |r| r.get(0))
+                .optional()?
+            {
+                return Ok((id, false));
+            }
+            tx.prepare_cached(
+                "INSERT INTO feed (url, title, site_url, added) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![url, title, site_url, now])?;
+            Ok((tx.last_insert_rowid(), true))
+        })
+    }
+
+    /// Every subscription with its counts, in order of subscription.
+    pub fn feeds(&self) -> Result<Vec<FeedInfo>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("{FEED_SELECT} ORDER BY f.id"))?;
+        let rows = stmt.query_map([], feed_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// One subscription by row id.
+    pub fn feed(&self, id: FeedId) -> Result<Option<FeedInfo>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached(&format!("{FEED_SELECT} WHERE f.id = ?1"))?
+            .query_row([id], feed_row)
+            .optional()?)
+    }
+
+    /// A subscription named by its id or its URL.
+    pub fn feed_find(&self, spec: &str) -> Result<Option<FeedInfo>, StoreError> {
+        let spec = spec.trim();
+        if let Ok(id) = spec.parse::<i64>()
+            && let Some(feed) = self.feed(id)?
+        {
+            return Ok(Some(feed));
+        }
+        Ok(self
+            .conn
+            .prepare_cached(&format!("{FEED_SELECT} WHERE f.url = ?1"))?
+            .query_row([spec], feed_row)
+            .optional()?)
+    }
+
+    /// Unsubscribes: the feed, its entries, and the items no other feed lists (with their pages,
+    /// blocks, search entries and images) go. The URL Tree keeps what it learnt of the site.
+    pub fn feed_remove(&mut self, id: FeedId) -> Result<bool, StoreError> {
+        self.write(|tx| {
+            let orphans: Vec<ItemId> = tx
+                .prepare(
+                    "SELECT DISTINCT item FROM feed_entry WHERE feed = ?1
+                     AND item NOT IN (SELECT item FROM feed_entry WHERE feed <> ?1)",
+                )?
+                .query_map([id], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            tx.execute("DELETE FROM feed_entry WHERE feed = ?1", [id])?;
+            delete_items(tx, &orphans)?;
+            Ok(tx.execute("DELETE FROM feed WHERE id = ?1", [id])? > 0)
+        })
+    }
+
+    /// Records a successful fetch of a feed (new validators, title and site link if given).
+    pub fn feed_fetched(
+        &mut self,
+        id: FeedId,
+        title: Option<&str>,
+        site_url: Option<&str>,
+        etag: Option<&str>,
+        last_modified: Option<&str>,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.prepare_cached(
+                "UPDATE feed SET title = coalesce(?2, title), site_url = coalesce(?3, site_url),
+                    etag = ?4, last_modified = ?5, last_refresh = ?6, last_ok = ?6,
+                    last_error = NULL, retry_after = NULL WHERE id = ?1",
+            )?
+            .execute(params![id, title, site_url, etag, last_modified, now])?;
+            Ok(())
+        })
+    }
+
+    /// Records a 304 Not Modified: the feed is current.
+    pub fn feed_not_modified(&mut self, id: FeedId, now: i64) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.prepare_cached(
+                "UPDATE feed SET last_refresh = ?2, last_ok = ?2, last_error = NULL,
+                    retry_after = NULL WHERE id = ?1",
+            )?
+            .execute(params![id, now])?;
+            Ok(())
+        })
+    }
+
+    /// Records a failed refresh of a feed; what is stored stays as it was.
+    pub fn feed_failed(
+        &mut self,
+        id: FeedId,
+        error: &str,
+        retry_after: Option<i64>,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.prepare_cached(
+                "UPDATE feed SET last_refresh = ?2, last_error = ?3, retry_after = ?4 WHERE id = ?1",
+            )?
+            .execute(params![id, now, error, retry_after])?;
+            Ok(())
+        })
+    }
+
+    /// Of `identities` (entry hashes of one feed), the ones already seen in that feed.
+    pub fn seen_entries(
+        &self,
+        feed: FeedId,
+        identities: &[&str],
+    ) -> Result<HashSet<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT 1 FROM feed_entry WHERE feed = ?1 AND hash = ?2")?;
+        let mut seen = HashSet::new();
+        for id in identities {
+            if stmt.exists(params![feed, id])? {
+                seen.insert((*id).to_string());
+            }
+        }
+        Ok(seen)
+    }
+
+    /// An item already stored for this entry link (fetched through another feed), if any.
+    pub fn item_by_link(&self, link: &str) -> Result<Option<ItemId>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT id FROM item WHERE link = ?1 OR response_url = ?1 LIMIT 1")?
+            .query_row([link], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// The item stored for a URL key in a domain, if any.
+    pub fn item_by_key(&self, domain: &str, url_key: &str) -> Result<Option<ItemId>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT id FROM item WHERE domain = ?1 AND url_key = ?2")?
+            .query_row([domain, url_key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Links a feed's entry to an existing item (the same article in another feed).
+    pub fn entry_link(&mut self, entry: &EntryRef<'_>, item: ItemId) -> Result<(), StoreError> {
+        self.write(|tx| link_entry(tx, entry, item))
+    }
+
+    /// Stores an item whose page was fetched and classified, with its page, blocks, clean text and
+    /// images, and links the entry to it, all in one transaction. When an item with the same URL
+    /// key exists (another worker stored it first), the entry is linked to that one instead.
+    pub fn item_store(
+        &mut self,
+        entry: &EntryRef<'_>,
+        item: &NewItem<'_>,
+        article: &NewArticle<'_>,
+    ) -> Result<Stored, StoreError> {
+        let raw = compress(article.raw)?;
+        self.write(|tx| {
+            if let Some(existing) = tx
+                .prepare_cached("SELECT id FROM item WHERE domain = ?1 AND url_key = ?2")?
+                .query_row([article.domain, article.url_key], |r| r.get(0))
+                .optional()?
+            {
+                link_entry(tx, entry, existing)?;
+                return Ok(Stored::Linked(existing));
+            }
+            tx.prepare_cached(
+                "INSERT INTO item (link, response_url, domain, url_key, tree_doc, title, summary,
+                    published, added, attempts) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1)",
+            )?
+            .execute(params![
+                item.link,
+                article.url,
+                article.domain,
+                article.url_key,
+                article.tree_doc,
+                item.title,
+                item.summary,
+                item.published,
+                item.added
+            ])?;
+            let id = tx.last_insert_rowid();
+            tx.prepare_cached(
+                "INSERT INTO page (item, url, declared_charset, fetched, raw_len, raw)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                id,
+                article.url,
+                article.declared_charset,
+                item.added,
+                article.raw.len() as i64,
+                raw
+            ])?;
+            let mut block = tx.prepare_cached(
+                "INSERT INTO block (item, position, kind, text, image, content, reason)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            for b in article.blocks {
+                block.execute(params![
+                    id, b.position, b.kind, b.text, b.image, b.content, b.reason
+                ])?;
+            }
+            store_images(tx, id, article.images, item.added)?;
+            let mut link =
+                tx.prepare_cached("INSERT OR IGNORE INTO item_image (item, url) VALUES (?1, ?2)")?;
+            for url in article.known_images {
+                link.execute(params![id, url])?;
+            }
+            insert_fts(tx, id, item.title, article.text)?;
+            link_entry(tx, entry, id)?;
+            Ok(Stored::New(id))
+        })
+    }
+
+    /// Stores an item whose page could not be fetched: its feed summary stays readable and
+    /// searchable, and `error` says why the page is missing.
+    pub fn item_store_failed(
+        &mut self,
+        entry: &EntryRef<'_>,
+        item: &NewItem<'_>,
+        summary_text: &str,
+        error: &str,
+    ) -> Result<ItemId, StoreError> {
+        self.write(|tx| {
+            tx.prepare_cached(
+                "INSERT INTO item (link, title, summary, published, added, fetch_error, attempts)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)",
+            )?
+            .execute(params![
+                item.link,
+                item.title,
+                item.summary,
+                item.published,
+                item.added,
+                error
+            ])?;
+            let id = tx.last_insert_rowid();
+            insert_fts(tx, id, item.title, summary_text)?;
+            link_entry(tx, entry, id)?;
+            Ok(id)
+        })
+    }
+
+    /// Whether an image is already stored (downloaded once, whichever article uses it).
+    pub fn image_known(&self, url: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT 1 FROM image WHERE url = ?1")?
+            .exists([url])?)
+    }
+
+    /// Items, newest first.
+    pub fn items(&self, filter: &ItemFilter) -> Result<Vec<ItemInfo>, StoreError> {
+        let mut sql = String::from("SELECT i.id FROM item i WHERE 1 = 1");
+        if filter.feed.is_some() {
+            sql.push_str(" AND i.id IN (SELECT item FROM feed_entry WHERE feed = ?1)");
+        } else {
+            sql.push_str(" AND ?1 IS NULL");
+        }
+        if filter.unread {
+            sql.push_str(" AND i.read = 0");
+        }
+        if filter.starred {
+            sql.push_str(" AND i.starred = 1");
+        }
+        sql.push_str(" ORDER BY coalesce(i.published, i.added) DESC, i.id DESC");
+        if filter.limit > 0 {
+            sql.push_str(&format!(" LIMIT {}", filter.limit));
+        }
+        let ids: Vec<ItemId> = self
+            .conn
+            .prepare(&sql)?
+            .query_map([filter.feed], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(item) = self.item(id)? {
+                out.push(item);
+            }
+        }
+        Ok(out)
+    }
+
+    /// One item.
+    pub fn item(&self, id: ItemId) -> Result<Option<ItemInfo>, StoreError> {
+        let item = self
+            .conn
+            .prepare_cached(
+                "SELECT id, link, response_url, title, summary, published, added, fetch_error,
+                    read, starred, domain, url_key FROM item WHERE id = ?1",
+            )?
+            .query_row([id], |r| {
+                Ok(ItemInfo {
+                    id: r.get(0)?,
+                    link: r.get(1)?,
+                    response_url: r.get(2)?,
+                    title: r.get(3)?,
+                    summary: r.get(4)?,
+                    published: r.get(5)?,
+                    added: r.get(6)?,
+                    fetch_error: r.get(7)?,
+                    read: r.get(8)?,
+                    starred: r.get(9)?,
+                    domain: r.get(10)?,
+                    url_key: r.get(11)?,
+                    feeds: Vec::new(),
+                })
+            })
+            .optional()?;
+        let Some(mut item) = item else {
+            return Ok(None);
+        };
+        item.feeds = self
+            .conn
+            .prepare_cached(
+                "SELECT DISTINCT coalesce(f.title, f.url) FROM feed_entry e JOIN feed f ON f.id = e.feed
+                 WHERE e.item = ?1 ORDER BY f.id",
+            )?
+            .query_map([id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(Some(item))
+    }
+
+    /// The page stored for an item, decompressed.
+    pub fn item_page(&self, id: ItemId) -> Result<Option<StoredPage>, StoreError> {
+        type Row = (String, Option<String>, i64, i64, Vec<u8>);
+        let row: Option<Row> = self
+            .conn
+            .prepare_cached(
+                "SELECT url, declared_charset, fetched, raw_len, raw FROM page WHERE item = ?1",
+            )?
+            .query_row([id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .optional()?;
+        let Some((url, declared_charset, fetched, raw_len, blob)) = row else {
+            return Ok(None);
+        };
+        Ok(Some(StoredPage {
+            url,
+            declared_charset,
+            raw: decompress(&blob, usize::try_from(raw_len).unwrap_or(0))?,
+            fetched,
+        }))
+    }
+
+    /// The blocks stored for an item with the labels they got when it arrived.
+    pub fn item_blocks(&self, id: ItemId) -> Result<Vec<NewBlock>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT position, kind, text, image, content, reason FROM block WHERE item = ?1
+             ORDER BY position",
+        )?;
+        let rows = stmt.query_map([id], |r| {
+            Ok(NewBlock {
+                position: r.get(0)?,
+                kind: r.get(1)?,
+                text: r.get(2)?,
+                image: r.get(3)?,
+                content: r.get(4)?,
+                reason: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The images stored for an item.
+    pub fn item_images(&self, id: ItemId) -> Result<Vec<StoredImage>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT m.url, m.content_type, length(m.data), m.error FROM item_image i
+             JOIN image m ON m.url = i.url WHERE i.item = ?1 ORDER BY m.url",
+        )?;
+        let rows = stmt.query_map([id], |r| {
+            Ok(StoredImage {
+                url: r.get(0)?,
+                content_type: r.get(1)?,
+                bytes: r.get::<_, Option<i64>>(2)?.unwrap_or(0).max(0) as u64,
+                error: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// An image's bytes, from the database only.
+    pub fn image_data(&self, url: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT data FROM image WHERE url = ?1")?
+            .query_row([url], |r| r.get::<_, Option<Vec<u8>>>(0))
+            .optional()?
+            .flatten())
+    }
+
+    /// Marks items read or unread; returns how many changed.
+    pub fn set_read(&mut self, scope: ItemScope, read: bool) -> Result<usize, StoreError> {
+        self.write(|tx| {
+            Ok(match scope {
+                ItemScope::Item(id) => tx.execute(
+                    "UPDATE item SET read = ?2 WHERE id = ?1 AND read <> ?2",
+                    params![id, read],
+                )?,
+                ItemScope::Feed(feed) => tx.execute(
+                    "UPDATE item SET read = ?2 WHERE read <> ?2
+                     AND id IN (SELECT item FROM feed_entry WHERE feed = ?1)",
+                    params![feed, read],
+                )?,
+                ItemScope::All => {
+                    tx.execute("UPDATE item SET read = ?1 WHERE read <> ?1", [read])?
+                }
+            })
+        })
+    }
+
+    /// Flips an item's star; returns the new state, `None` when there is no such item.
+    pub fn toggle_star(&mut self, id: ItemId) -> Result<Option<bool>, StoreError> {
+        self.write(|tx| {
+            Ok(tx
+                .prepare_cached(
+                    "UPDATE item SET starred = 1 - starred WHERE id = ?1 RETURNING starred",
+                )?
+                .query_row([id], |r| r.get(0))
+                .optional()?)
+        })
+    }
+
+    /// Full-text search over titles and clean article text, best first (bm25, titles weighing
+    /// more). `query` is taken as plain words (each a prefix-free term, all required), so that
+    /// user input never trips FTS5's query syntax.
+    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
+        let terms: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|t| !t.is_empty())
+            .map(|t| format!("\"{t}\""))
+            .collect();
+        if terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let fts_query = terms.join(" ");
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT rowid, title, snippet(item_fts, 1, '[', ']', '…', 12), bm25(item_fts, 5.0, 1.0)
+             FROM item_fts WHERE item_fts MATCH ?1 ORDER BY bm25(item_fts, 5.0, 1.0) LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![fts_query, limit as i64], |r| {
+            Ok(SearchHit {
+                id: r.get(0)?,
+                title: r.get(1)?,
+                snippet: r.get(2)?,
+                rank: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Counts for checks and reports: (items, entries, pages).
+    pub fn item_counts(&self) -> Result<(i64, i64, i64), StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT (SELECT count(*) FROM item), (SELECT count(*) FROM feed_entry),
+                    (SELECT count(*) FROM page)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?)
+    }
+
+    /// `PRAGMA integrity_check`: "ok" for a sound file.
+    pub fn integrity_check(&self) -> Result<String, StoreError> {
+        let rows: Vec<String> = self
+            .conn
+            .prepare("PRAGMA integrity_check")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(rows.join("\n"))
+    }
+}
+
+fn store_images(
+    tx: &Transaction<'_>,
+    item: ItemId,
+    images: &[NewImage],
+    now: i64,
+) -> Result<(), StoreError> {
+    let mut put = tx.prepare_cached(
+        "INSERT INTO image (url, content_type, data, error, fetched) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (url) DO NOTHING",
+    )?;
+    let mut link =
+        tx.prepare_cached("INSERT OR IGNORE INTO item_image (item, url) VALUES (?1, ?2)")?;
+    for image in images {
+        let (data, error) = match &image.data {
+            Ok(bytes) => (Some(bytes.as_slice()), None),
+            Err(e) => (None, Some(e.as_str())),
+        };
+        put.execute(params![image.url, image.content_type, data, error, now])?;
+        link.execute(params![item, image.url])?;
+    }
+    Ok(())
+}
