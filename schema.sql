@@ -10,11 +10,17 @@ CREATE TABLE IF NOT EXISTS tree_node (
     parent  INTEGER NOT NULL,
     segment TEXT    NOT NULL,
     support INTEGER NOT NULL DEFAULT 0,  -- n_s: documents inserted under this node
+    -- 1 when the node keeps counter rows of its own: n_s >= 2 and no child has the same n_s.
+    -- Otherwise its counters are implied and not stored (most of the tree, and most of its size):
+    -- a node with one document counts exactly that document's hash set (in tree_doc), and a node
+    -- whose documents all sit under one child has that child's counters.
+    own     INTEGER NOT NULL DEFAULT 0,
     UNIQUE (parent, segment)
 );
 
--- c(b): how many documents under a node contain block hash b. The hash is the first 8 bytes of the
--- block's MD5, big-endian, as a signed 64-bit integer. Rows at count 0 are deleted.
+-- c(b): how many documents under a node contain block hash b, for the nodes with own = 1 only.
+-- The hash is the first 8 bytes of the block's MD5, big-endian, as a signed 64-bit integer. Rows at
+-- count 0 are deleted.
 CREATE TABLE IF NOT EXISTS tree_counter (
     node  INTEGER NOT NULL,
     hash  INTEGER NOT NULL,
@@ -35,6 +41,8 @@ CREATE TABLE IF NOT EXISTS tree_doc (
     UNIQUE (domain, url_key)
 );
 CREATE INDEX IF NOT EXISTS tree_doc_by_age ON tree_doc (domain, added, id);
+-- The one document under a node with n_s = 1, whose hash set is that node's counters.
+CREATE INDEX IF NOT EXISTS tree_doc_by_leaf ON tree_doc (leaf);
 
 -- Per-site memory kept with the tree's nodes: how many documents under a node had their main content
 -- in a container with this DOM signature (tag path with ids and classes, digits folded). Counted and

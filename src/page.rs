@@ -151,7 +151,12 @@ pub fn parse_page(bytes: &[u8], declared_charset: Option<&str>, base_url: Option
 
 /// Parses already decoded HTML and cuts it into blocks (see [`parse_page`]).
 pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
-    let dom = Dom::parse(html);
+    page_from_dom(Dom::parse(html), base_url)
+}
+
+/// Cuts an already parsed DOM into blocks (see [`parse_page`]). Separate from parsing so that the
+/// benchmark can time the two stages apart on the very same code path.
+pub fn page_from_dom(dom: Dom, base_url: Option<&Url>) -> Page {
     let base = document_base(&dom, base_url);
     let (title, blocks) = BlockBuilder::new(&dom, base.as_ref()).run();
     Page { title, dom, blocks }

@@ -1,0 +1,125 @@
+//! pith's benchmark: `cargo bench --bench pith -- pipeline` (stages, whole pipeline, parse-only
+//! floor and peer extractors on the dataset pages) and `cargo bench --bench pith -- scale` (URL
+//! Tree size and time on long generated same-site streams). It prints Markdown tables; it checks
+//! no bar, because a slow machine is not a failure.
+
+mod datasets;
+mod items;
+mod pipeline;
+mod scale;
+mod streamgen;
+
+use clap::{Parser, ValueEnum};
+use pith::classify::Method;
+use pith::urltree::Heuristic;
+
+/// The classification method every benchmark uses. A URL Tree heuristic for now; once the
+/// site-aware default lands this becomes `Method::default_method()`, and nothing else changes.
+pub fn bench_method() -> Method {
+    Method::default_method()
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Which {
+    /// Stages, whole pipeline, parse-only floor, dom_smoothie and rs-trafilatura.
+    Pipeline,
+    /// Generated streams through the URL Tree: bytes per page, time at 100/1,000/10,000 pages.
+    Scale,
+    /// Both.
+    All,
+}
+
+/// Command-line options (after `cargo bench --bench pith --`).
+#[derive(Parser, Debug)]
+pub struct Args {
+    /// What to run.
+    #[arg(value_enum, default_value = "all")]
+    which: Which,
+    /// Dataset names under $PITH_DATASETS (default /work/shared/datasets), comma-separated; all
+    /// when omitted.
+    #[arg(long)]
+    datasets: Option<String>,
+    /// Use at most this many pages (pipeline run).
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Rounds of the pipeline comparison (each on a fresh database).
+    #[arg(long, default_value_t = 2)]
+    pub rounds: usize,
+    /// Leave out dom_smoothie and rs-trafilatura (a quick run).
+    #[arg(long)]
+    pub no_peers: bool,
+    /// Pages of the one-domain stream.
+    #[arg(long, default_value_t = 10_000)]
+    pub pages: usize,
+    /// Domains of the many-domain stream.
+    #[arg(long, default_value_t = 100)]
+    pub domains: usize,
+    /// Pages per domain of the many-domain stream.
+    #[arg(long, default_value_t = 100)]
+    pub per_domain: usize,
+    /// Seconds between two pages of a stream (86 s: 10,000 pages in 10 days, inside the
+    /// 14-day history window, so every page stays stored).
+    #[arg(long, default_value_t = 86)]
+    pub spacing: i64,
+    /// The template page of the one-domain stream (a substring of `dataset/page-id`).
+    #[arg(long)]
+    pub template: Option<String>,
+    /// Passed by `cargo bench`; ignored.
+    #[arg(long, hide = true)]
+    bench: bool,
+}
+
+/// Bytes to megabytes.
+pub fn mb(bytes: usize) -> f64 {
+    bytes as f64 / 1e6
+}
+
+/// A line of /proc/self/status in kB (0 where there is no such file).
+pub fn rss_kb(field: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status.lines().find_map(|line| {
+                line.strip_prefix(field)?
+                    .trim_start_matches(':')
+                    .split_whitespace()
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+        })
+        .unwrap_or(0)
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let root = datasets::root();
+    let names = match &args.datasets {
+        Some(list) => list.split(',').map(|s| s.trim().to_string()).collect(),
+        None => datasets::all_names(&root),
+    };
+    let pages = datasets::load(&root, &names, args.limit);
+    anyhow::ensure!(
+        !pages.is_empty(),
+        "no dataset page found under {}",
+        root.display()
+    );
+    println!(
+        "pith {} benchmark on {} ({} pages), built {}",
+        env!("CARGO_PKG_VERSION"),
+        names.join(", "),
+        pages.len(),
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        }
+    );
+    if matches!(args.which, Which::Pipeline | Which::All) {
+        pipeline::run(&args, &pages)?;
+    }
+    if matches!(args.which, Which::Scale | Which::All) {
+        scale::run(&args, &pages)?;
+    }
+    Ok(())
+}
