@@ -11,10 +11,9 @@ mod streamgen;
 
 use clap::{Parser, ValueEnum};
 use pith::classify::Method;
-use pith::urltree::Heuristic;
 
-/// The classification method every benchmark uses. A URL Tree heuristic for now; once the
-/// site-aware default lands this becomes `Method::default_method()`, and nothing else changes.
+/// The classification method every benchmark uses: the reader's default (the site-aware method,
+/// which also runs pith's page-level extractor on every page).
 pub fn bench_method() -> Method {
     Method::default_method()
 }
