@@ -212,7 +212,10 @@ fn eval(
         run.total_time.as_secs_f64()
     );
     if let Some(out) = out {
-        println!("wrote texts, pages.csv, cumulative.csv and cumulative.png to {}", out.display());
+        println!(
+            "wrote texts, pages.csv, cumulative.csv and cumulative.png to {}",
+            out.display()
+        );
     }
     Ok(())
 }

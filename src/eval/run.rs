@@ -193,7 +193,9 @@ fn run_page(
     run.engine_time += started.elapsed();
     for (method, text) in options.methods.iter().zip(texts) {
         if let Some(out) = &options.out {
-            let path = out.join(method.to_string()).join(format!("{}.txt", page.id));
+            let path = out
+                .join(method.to_string())
+                .join(format!("{}.txt", page.id));
             std::fs::write(&path, &text).map_err(|source| EvalError::Write { path, source })?;
         }
         run.results.push(PageResult {

@@ -26,6 +26,8 @@ pub(super) struct NodeFacts<'a> {
     hints: Vec<Option<Hint>>,
     /// 0 = not computed, 1 = not a repeated item, 2 = a repeated item.
     repeated: Vec<u8>,
+    /// 0 = not computed, 1 = no, 2 = the node or an ancestor is negatively hinted.
+    negative_context: Vec<u8>,
 }
 
 impl<'a> NodeFacts<'a> {
@@ -35,6 +37,7 @@ impl<'a> NodeFacts<'a> {
             dom,
             hints: vec![None; dom.len()],
             repeated: vec![0; dom.len()],
+            negative_context: vec![0; dom.len()],
         }
     }
 
@@ -49,6 +52,37 @@ impl<'a> NodeFacts<'a> {
             }
             None => Hint::default(),
         }
+    }
+
+    /// True when `id` or one of its ancestors is negatively hinted (a comment, a sidebar), not
+    /// counting wrappers of the whole page (holding nearly all its blocks), whose class says
+    /// nothing about the part of the page in question (`<body class="has-sidebar">`).
+    pub fn in_negative_context(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
+        // Walk up to the first node already known, then fill the path downwards: every node is
+        // computed once per page.
+        let mut path = Vec::new();
+        let mut known = false;
+        let mut node = Some(id);
+        while let Some(n) = node {
+            match self.negative_context.get(n as usize) {
+                Some(0) => path.push(n),
+                Some(v) => {
+                    known = *v == 2;
+                    break;
+                }
+                None => break,
+            }
+            node = self.dom.parent(n);
+        }
+        for &n in path.iter().rev() {
+            if !known && self.dom.is_element(n) {
+                let a = stats.get(n);
+                let wrapper = (a.blocks + a.images) * 10 >= total_blocks * 9;
+                known = !wrapper && self.hint(n).is_negative();
+            }
+            self.negative_context[n as usize] = if known { 2 } else { 1 };
+        }
+        known
     }
 
     /// True when `id` is one of at least three siblings alike in tag and class, each holding
@@ -219,9 +253,15 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
             }
         }
     }
+    let total_blocks = page.blocks.len() as u32;
     for &c in &scores.candidates {
         let ld = stats.link_density(c);
         scores.score[c as usize] *= 1.0 - ld;
+        if let Some(p) = dom.parent(c)
+            && facts.in_negative_context(stats, total_blocks, p)
+        {
+            scores.score[c as usize] *= DAMP_OUTSIDE_NEGATIVE;
+        }
         let r = received[c as usize];
         scores.damped[c as usize] = if r > 0.0 {
             scores.damped[c as usize] / r
