@@ -185,7 +185,7 @@ fn removal_reason(
         _ => {}
     }
     let hint = facts.hint(id);
-    if hint.is_negative()
+    if hint.names_negative()
         && let Some(word) = hint.negative
     {
         return Some(format!("removed: class '{word}'"));
