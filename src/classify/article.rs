@@ -95,7 +95,7 @@ fn from_containers(
     let dom = &page.dom;
     let mut containers = vec![choice.main];
     containers.extend(choice.siblings.iter().copied());
-    let removals = clean::clean(page, stats, facts, &containers);
+    let removals = clean::clean(page, stats, facts, &containers, choice.core);
     let main_name = select::describe(dom, choice.main);
     let headline = headline(page, stats, &containers);
     let labels = page

@@ -24,10 +24,6 @@ pub(super) struct Removal {
 /// Link density from which a list or a box inside the article is a set of links, not text.
 const LINK_DENSE: f32 = 0.5;
 
-/// An element holding more than this share of its container's words is a wrapper of the article,
-/// not a part to remove, whatever its class says.
-const WRAPPER_SHARE: f32 = 0.5;
-
 /// Opening words of headings that introduce links to other pages rather than the article.
 const RELATED_OPENINGS: &[&str] = &[
     "related",
@@ -109,13 +105,14 @@ pub(super) fn clean(
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     containers: &[NodeId],
+    core: NodeId,
 ) -> Vec<Removal> {
     let dom = &page.dom;
     let mut out = Vec::new();
     for &container in containers {
-        let total = stats.get(container).words.max(1) as f32;
         // The element after a related-links heading goes with the heading.
         let mut doomed: Option<(NodeId, String)> = None;
+        let total = stats.get(container).words;
         let mut walk = dom.traverse(container);
         while let Some(edge) = walk.next() {
             let Edge::Open(id) = edge else { continue };
@@ -131,7 +128,7 @@ pub(super) fn clean(
                 Some((d, why)) if *d == id => Some(why.clone()),
                 _ => None,
             }
-            .or_else(|| removal_reason(page, stats, facts, id, total));
+            .or_else(|| removal_reason(page, stats, facts, id, core, total));
             if let Some(reason) = reason {
                 if reason.starts_with("removed: related heading")
                     && let Some(next) = next_element(dom, id)
@@ -163,17 +160,22 @@ fn next_element(dom: &Dom, id: NodeId) -> Option<NodeId> {
     None
 }
 
-/// Why element `id` inside a container of `total` words should go, if it should.
+/// Why element `id` inside a container of `total` words should go, if it should. An element
+/// holding `core`, the densest box of the article's paragraphs, is a wrapper of the article and
+/// stays whatever its class says. One holding most of the container's words stays too, unless
+/// its class is plainly negative (`comments`): a comment thread may be longer than the article,
+/// but a `<form>` or a `widget Blog` holding most of the text is the article's wrapper.
 fn removal_reason(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     id: NodeId,
-    total: f32,
+    core: NodeId,
+    total: u32,
 ) -> Option<String> {
     let dom = &page.dom;
     let a = stats.get(id);
-    if a.words as f32 > WRAPPER_SHARE * total {
+    if stats.contains(id, core) || (a.words * 2 > total && !facts.hint(id).is_negative()) {
         return None;
     }
     let name = dom.local_name(id)?;

@@ -281,6 +281,9 @@ pub(super) struct Choice {
     pub score: f32,
     /// Siblings of `main` that belong with it, in document order.
     pub siblings: Vec<NodeId>,
+    /// The best-scored candidate before moving up: where the article's paragraphs are densest.
+    /// Cleaning never removes an element holding it.
+    pub core: NodeId,
 }
 
 /// Picks the main container (Readability's procedure over the scores) and its siblings.
@@ -298,6 +301,7 @@ pub(super) fn choose(
         .collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
     let &(mut top, top_score) = ranked.first()?;
+    let core = top;
     let top5 = &ranked[..ranked.len().min(5)];
 
     // Several strong candidates under one ancestor: the article is split into boxes.
@@ -360,6 +364,7 @@ pub(super) fn choose(
         main: top,
         score,
         siblings,
+        core,
     })
 }
 
