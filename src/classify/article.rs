@@ -98,6 +98,7 @@ fn from_containers(
     let removals = clean::clean(page, stats, facts, &containers, choice.core);
     let main_name = select::describe(dom, choice.main);
     let headline = headline(page, stats, &containers);
+    let comments = comments_span(page, stats, choice.main, choice.core);
     let labels = page
         .blocks
         .iter()
@@ -120,6 +121,12 @@ fn from_containers(
             {
                 return page_label(Verdict::Boilerplate, r.reason.clone());
             }
+            if comments.as_ref().is_some_and(|c| c.contains(&index)) {
+                return page_label(
+                    Verdict::Boilerplate,
+                    "removed: from the comments heading on".into(),
+                );
+            }
             if clean::is_furniture_line(block) {
                 return page_label(Verdict::Boilerplate, "removed: furniture line".into());
             }
@@ -135,6 +142,51 @@ fn from_containers(
         })
         .collect();
     ArticleExtraction { labels, containers }
+}
+
+/// How many prose blocks of the article must come before a line that opens a comment section
+/// for the rest of the container to count as comments: a `Comments (3)` line near the top is a
+/// link to them, not their start.
+const PROSE_BEFORE_COMMENTS: u32 = 3;
+
+/// The blocks of a comment section inside `main` that no class tells apart: from a line that
+/// opens comments (after the article's first paragraphs) to the end of the box that holds the
+/// line, when that box holds more than the line and not the article's core (a "Have your say"
+/// box in the middle of the article); else to the end of the container (flat comments after the
+/// article, in the article's own box).
+fn comments_span(
+    page: &Page,
+    stats: &Stats,
+    main: NodeId,
+    core: NodeId,
+) -> Option<std::ops::Range<usize>> {
+    let dom = &page.dom;
+    let a = stats.get(main);
+    let end = (a.end_block as usize).min(page.blocks.len());
+    let mut prose = 0;
+    for index in a.first_block as usize..end {
+        let block = page.blocks.get(index)?;
+        if prose >= PROSE_BEFORE_COMMENTS && clean::opens_comments(block) {
+            // The largest box around the line that stays clear of the core.
+            let mut boxed = None;
+            let mut node = Some(block.node);
+            while let Some(n) = node {
+                if n == main || stats.contains(n, core) {
+                    break;
+                }
+                boxed = Some(n);
+                node = dom.parent(n);
+            }
+            let box_end = boxed.map_or(0, |b| stats.get(b).end_block as usize);
+            return Some(if box_end > index + 1 {
+                index..box_end
+            } else {
+                index..end
+            });
+        }
+        prose += u32::from(stats::is_prose(block));
+    }
+    None
 }
 
 /// Block-level fallback for pages where no container stands out: long, low-link text blocks and

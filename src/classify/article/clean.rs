@@ -87,6 +87,49 @@ pub(super) fn is_furniture_line(block: &Block) -> bool {
     FURNITURE_LINES.contains(&lower.as_str())
 }
 
+/// Openings of the line that starts a comment section: `Comments`, `12 comments`, `Have your
+/// say`, `Leave a reply`, `Comments are now closed for this story`.
+const COMMENT_OPENINGS: &[&str] = &[
+    "comments",
+    "comment",
+    "reader comments",
+    "readers comments",
+    "readers' comments",
+    "reader's comments",
+    "user comments",
+    "have your say",
+    "leave a comment",
+    "leave a reply",
+    "post a comment",
+    "add a comment",
+    "add your comment",
+    "add your comments",
+    "join the discussion",
+    "join the conversation",
+    "discussion",
+    "responses",
+    "replies",
+];
+
+/// True for a short line of own text (not a link) that opens a comment section.
+pub(super) fn opens_comments(block: &Block) -> bool {
+    if block.words == 0 || block.words > 8 || block.link_words * 2 > block.words {
+        return false;
+    }
+    let lower = block.text.trim().to_lowercase();
+    // `12 comments`, `(3) Comments`: a count first.
+    let rest = lower
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace() || "()[]".contains(c))
+        .trim_start();
+    COMMENT_OPENINGS.iter().any(|o| {
+        rest.starts_with(o)
+            && rest[o.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
 /// True when `text` opens like the heading of a related-links box.
 fn opens_related(text: &str) -> bool {
     let lower = text.trim().to_lowercase();
