@@ -235,6 +235,11 @@ fn removal_reason(
     {
         return Some(format!("removed: class '{word}'"));
     }
+    // Alike items with dates are comments or teasers, unless they are quotations (embedded
+    // posts quoted by the article).
+    if facts.is_repeated_item(stats, id) && *name != local_name!("blockquote") {
+        return Some("removed: one of many alike items with author or date lines".into());
+    }
     let ld = stats.link_density(id);
     let is_list = matches!(
         *name,
