@@ -31,6 +31,10 @@ pub const NAME: &str = "pith-page";
 /// to keeping its long low-link blocks.
 const MIN_CONTAINER_WORDS: u32 = 25;
 
+/// Link density from which a block inside the container is a link (to another page, to a
+/// profile), not a line of the article.
+const LINK_LINE: f32 = 0.8;
+
 /// What the extractor decided for one page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArticleExtraction {
@@ -125,6 +129,12 @@ fn from_containers(
                 return page_label(
                     Verdict::Boilerplate,
                     "removed: from the comments heading on".into(),
+                );
+            }
+            if block.words > 0 && block.link_density() >= LINK_LINE {
+                return page_label(
+                    Verdict::Boilerplate,
+                    format!("removed: link text ({:.2})", block.link_density()),
                 );
             }
             if clean::is_furniture_line(block) {

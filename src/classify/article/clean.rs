@@ -230,14 +230,18 @@ fn removal_reason(
         _ => {}
     }
     let hint = facts.hint(id);
+    // A box that is mostly a quotation is an embedded post the article quotes, whatever the
+    // embedding widget calls itself (`social-media-embed`).
+    let quotation = a.quote_words * 2 > a.words;
     if hint.names_negative()
+        && !quotation
         && let Some(word) = hint.negative
     {
         return Some(format!("removed: class '{word}'"));
     }
     // Alike items with dates are comments or teasers, unless they are quotations (embedded
     // posts quoted by the article).
-    if facts.is_repeated_item(stats, id) && *name != local_name!("blockquote") {
+    if facts.is_repeated_item(stats, id) && *name != local_name!("blockquote") && !quotation {
         return Some("removed: one of many alike items with author or date lines".into());
     }
     let ld = stats.link_density(id);
@@ -245,15 +249,23 @@ fn removal_reason(
         *name,
         local_name!("ul") | local_name!("ol") | local_name!("dl") | local_name!("menu")
     );
+    // Items of twenty words and more with some links in them are summaries, not a menu or a
+    // list of headlines.
+    let long_items = a.list_items > 0 && a.words >= 20 * a.list_items && ld < 0.8;
     if is_list {
-        if ld >= LINK_DENSE && a.words > 0 {
+        if ld >= LINK_DENSE && a.words > 0 && !long_items {
             return Some(format!("removed: link-dense list ({ld:.2})"));
         }
         if a.list_items >= 2 && a.bylines > 0 && a.words <= 6 * a.list_items && a.prose == 0 {
             return Some("removed: byline list".into());
         }
     }
-    if ld >= LINK_DENSE && a.words > 0 && a.prose == 0 {
+    if ld >= LINK_DENSE
+        && a.words > 0
+        && a.prose == 0
+        && !long_items
+        && !(a.words >= 20 && ld < 0.8)
+    {
         return Some(format!("removed: link-dense block ({ld:.2})"));
     }
     if a.controls > 0 && a.prose == 0 {
