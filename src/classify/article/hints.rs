@@ -85,6 +85,8 @@ const NEGATIVE_STEMS: &[&str] = &[
     "mostread",
     "popular",
     "byline",
+    "carousel",
+    "slideshow",
 ];
 
 /// Negative words that only count as a whole token (or a token's prefix, for `nav`): short

@@ -20,6 +20,10 @@ const DECAY: [f32; 5] = [1.0, 2.0, 6.0, 9.0, 12.0];
 /// article it hangs under.
 const DAMP_OUTSIDE_NEGATIVE: f32 = 0.25;
 
+/// The score, relative to the best, from which a box near the chosen one is a second part of
+/// the article rather than a teaser or an aside.
+const SPLIT_SHARE: f32 = 0.8;
+
 /// Cached per-node facts that are costly enough to compute only for the nodes asked about.
 pub(super) struct NodeFacts<'a> {
     dom: &'a Dom,
@@ -328,9 +332,13 @@ pub(super) fn choose(
         }
     }
 
-    // Climb while the parent scores more (it holds more of the article than the box found).
-    let mut last = scores.get(top).unwrap_or(top_score);
-    let threshold = last / 3.0;
+    // Climb while the ancestors keep a fair score, to one that scores more than the box found
+    // (it holds more of the article) or that holds a second box nearly as good (an article cut
+    // into parts that are cousins, not siblings: `chunks > grid > item` twice).
+    let best = scores.get(top).unwrap_or(top_score);
+    let threshold = best / 3.0;
+    let total_blocks = page.blocks.len() as u32;
+    let found = top;
     let mut parent = dom.parent(top);
     while let Some(p) = parent {
         if is_page_wrapper(dom, p) {
@@ -340,11 +348,20 @@ pub(super) fn choose(
             if ps < threshold {
                 break;
             }
-            if ps > last {
+            let second_part = ranked
+                .iter()
+                .take_while(|&&(_, s)| s >= SPLIT_SHARE * best)
+                .any(|&(c, _)| {
+                    stats.contains(p, c)
+                        && !stats.contains(found, c)
+                        && !stats.contains(c, found)
+                        && scores.damped.get(c as usize).is_some_and(|&d| d < 0.5)
+                        && !facts.in_negative_context(stats, total_blocks, c)
+                });
+            if ps > best || second_part {
                 top = p;
                 break;
             }
-            last = ps;
         }
         parent = dom.parent(p);
     }
