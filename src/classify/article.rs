@@ -103,7 +103,7 @@ fn from_containers(
     let main_name = select::describe(dom, choice.main);
     let headline = headline(page, stats, &containers);
     let comments = comments_span(page, stats, choice.main, choice.core);
-    let labels = page
+    let mut labels: Vec<Label> = page
         .blocks
         .iter()
         .enumerate()
@@ -151,6 +151,14 @@ fn from_containers(
             page_label(Verdict::Content, why)
         })
         .collect();
+    if is_teaser_page(page, &labels) {
+        for label in &mut labels {
+            *label = page_label(
+                Verdict::Boilerplate,
+                "no article: every paragraph is a teaser under a link".into(),
+            );
+        }
+    }
     ArticleExtraction { labels, containers }
 }
 
@@ -197,6 +205,33 @@ fn comments_span(
         prose += u32::from(stats::is_prose(block));
     }
     None
+}
+
+/// At most this many words of prose on a page of teasers: a longer text is an article, even if
+/// it is laid out as linked titles with summaries.
+const MAX_TEASER_PAGE_WORDS: u32 = 150;
+
+/// True for a section front rather than an article: the content kept is a few short summaries,
+/// each right under a linked headline (images between do not count), and nothing else of length.
+fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
+    let mut teasers = 0;
+    let mut words = 0;
+    let mut previous: Option<&Block> = None;
+    for (block, label) in page.blocks.iter().zip(labels) {
+        if block.kind == BlockKind::Image {
+            continue;
+        }
+        if label.is_content() && stats::is_prose(block) {
+            let under_link = previous.is_some_and(|p| p.words > 0 && p.link_density() >= LINK_LINE);
+            if !under_link {
+                return false;
+            }
+            teasers += 1;
+            words += block.words;
+        }
+        previous = Some(block);
+    }
+    teasers >= 2 && words <= MAX_TEASER_PAGE_WORDS
 }
 
 /// Block-level fallback for pages where no container stands out: long, low-link text blocks and
