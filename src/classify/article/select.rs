@@ -181,7 +181,26 @@ fn is_paragraph_node(dom: &Dom, stats: &Stats, facts: &mut NodeFacts<'_>, id: No
             local_name!("div") | local_name!("span") | local_name!("section") | local_name!("font")
         )
     });
-    generic && a.blocks == 1 && a.direct_blocks == 1 && !facts.hint(id).positive
+    let single = a.blocks == 1 && a.direct_blocks == 1;
+    // A table cell holding one block is a paragraph of a table laid out one paragraph a row.
+    let cell = dom.is_html(id, &local_name!("td"));
+    single && (cell || (generic && !facts.hint(id).positive))
+}
+
+/// Prose words from which a candidate gets the whole of its positive tag and class weight.
+const FULL_WEIGHT_WORDS: f32 = 50.0;
+
+/// A candidate's starting score: its tag and class weights. A positive weight counts in
+/// proportion to the prose the node holds, up to [`FULL_WEIGHT_WORDS`], so a one-line teaser
+/// called `story-subhead` cannot outscore the article on its name alone; a negative one counts
+/// whole.
+fn initial_weight(dom: &Dom, stats: &Stats, facts: &mut NodeFacts<'_>, node: NodeId) -> f32 {
+    let weight = hints::tag_weight(dom, node) + facts.hint(node).weight;
+    if weight > 0.0 {
+        weight * (stats.get(node).prose_words as f32 / FULL_WEIGHT_WORDS).min(1.0)
+    } else {
+        weight
+    }
 }
 
 /// The scored candidates.
@@ -239,7 +258,7 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
                 break;
             };
             if !slot.is_finite() {
-                *slot = hints::tag_weight(dom, node) + facts.hint(node).weight;
+                *slot = initial_weight(dom, stats, facts, node);
                 scores.candidates.push(node);
             }
             let gain = s / divisor * damp;
