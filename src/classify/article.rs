@@ -321,7 +321,25 @@ fn headline(page: &Page, stats: &Stats, containers: &[NodeId]) -> Option<usize> 
                 .get(..start.min(page.blocks.len()))
                 .and_then(|before| before.iter().rposition(is_h1))
         })
+        .or_else(|| {
+            // No title to match and no `<h1>`: a heading of our own text just before the
+            // container.
+            let from = start.saturating_sub(NEAR_HEADING_BLOCKS);
+            page.blocks
+                .get(from..start.min(page.blocks.len()))?
+                .iter()
+                .rposition(|b| {
+                    matches!(b.kind, BlockKind::Heading(1..=3))
+                        && b.words <= 25
+                        && b.link_density() < 0.5
+                })
+                .map(|i| i + from)
+        })
 }
+
+/// How many blocks before the container a heading may stand and still be taken for its
+/// headline when nothing better (a title match, an `<h1>`) is found.
+const NEAR_HEADING_BLOCKS: usize = 6;
 
 /// Share of the block's words found in the title, 0 when the block has fewer than two words or
 /// is mostly links (a link to the article from a list of headlines).
