@@ -34,6 +34,10 @@ pub const HEADLINE: &str = "headline";
 /// to keeping its long low-link blocks.
 const MIN_CONTAINER_WORDS: u32 = 25;
 
+/// Link density from which a block inside the container is a link (to another page, to a
+/// profile), not a line of the article.
+const LINK_LINE: f32 = 0.8;
+
 /// What the extractor decided for one page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArticleExtraction {
@@ -118,10 +122,11 @@ fn from_containers(
     let dom = &page.dom;
     let mut containers = vec![choice.main];
     containers.extend(choice.siblings.iter().copied());
-    let removals = clean::clean(page, stats, facts, &containers);
+    let removals = clean::clean(page, stats, facts, &containers, choice.core);
     let main_name = select::describe(dom, choice.main);
     let headline = headline(page, stats, &containers);
-    let labels = page
+    let comments = comments_span(page, stats, choice.main, choice.core);
+    let mut labels: Vec<Label> = page
         .blocks
         .iter()
         .enumerate()
@@ -143,6 +148,18 @@ fn from_containers(
             {
                 return page_label(Verdict::Boilerplate, r.reason.clone());
             }
+            if comments.as_ref().is_some_and(|c| c.contains(&index)) {
+                return page_label(
+                    Verdict::Boilerplate,
+                    "removed: from the comments heading on".into(),
+                );
+            }
+            if block.words > 0 && block.link_density() >= LINK_LINE {
+                return page_label(
+                    Verdict::Boilerplate,
+                    format!("removed: link text ({:.2})", block.link_density()),
+                );
+            }
             if clean::is_furniture_line(block) {
                 return page_label(Verdict::Boilerplate, "removed: furniture line".into());
             }
@@ -157,7 +174,87 @@ fn from_containers(
             page_label(Verdict::Content, why)
         })
         .collect();
+    if is_teaser_page(page, &labels) {
+        for label in &mut labels {
+            *label = page_label(
+                Verdict::Boilerplate,
+                "no article: every paragraph is a teaser under a link".into(),
+            );
+        }
+    }
     ArticleExtraction { labels, containers }
+}
+
+/// How many prose blocks of the article must come before a line that opens a comment section
+/// for the rest of the container to count as comments: a `Comments (3)` line near the top is a
+/// link to them, not their start.
+const PROSE_BEFORE_COMMENTS: u32 = 3;
+
+/// The blocks of a comment section inside `main` that no class tells apart: from a line that
+/// opens comments (after the article's first paragraphs) to the end of the box that holds the
+/// line, when that box holds more than the line and not the article's core (a "Have your say"
+/// box in the middle of the article); else to the end of the container (flat comments after the
+/// article, in the article's own box).
+fn comments_span(
+    page: &Page,
+    stats: &Stats,
+    main: NodeId,
+    core: NodeId,
+) -> Option<std::ops::Range<usize>> {
+    let dom = &page.dom;
+    let a = stats.get(main);
+    let end = (a.end_block as usize).min(page.blocks.len());
+    let mut prose = 0;
+    for index in a.first_block as usize..end {
+        let block = page.blocks.get(index)?;
+        if prose >= PROSE_BEFORE_COMMENTS && clean::opens_comments(block) {
+            // The largest box around the line that stays clear of the core.
+            let mut boxed = None;
+            let mut node = Some(block.node);
+            while let Some(n) = node {
+                if n == main || stats.contains(n, core) {
+                    break;
+                }
+                boxed = Some(n);
+                node = dom.parent(n);
+            }
+            let box_end = boxed.map_or(0, |b| stats.get(b).end_block as usize);
+            return Some(if box_end > index + 1 {
+                index..box_end
+            } else {
+                index..end
+            });
+        }
+        prose += u32::from(stats::is_prose(block));
+    }
+    None
+}
+
+/// At most this many words of prose on a page of teasers: a longer text is an article, even if
+/// it is laid out as linked titles with summaries.
+const MAX_TEASER_PAGE_WORDS: u32 = 150;
+
+/// True for a section front rather than an article: the content kept is a few short summaries,
+/// each right under a linked headline (images between do not count), and nothing else of length.
+fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
+    let mut teasers = 0;
+    let mut words = 0;
+    let mut previous: Option<&Block> = None;
+    for (block, label) in page.blocks.iter().zip(labels) {
+        if block.kind == BlockKind::Image {
+            continue;
+        }
+        if label.is_content() && stats::is_prose(block) {
+            let under_link = previous.is_some_and(|p| p.words > 0 && p.link_density() >= LINK_LINE);
+            if !under_link {
+                return false;
+            }
+            teasers += 1;
+            words += block.words;
+        }
+        previous = Some(block);
+    }
+    teasers >= 2 && words <= MAX_TEASER_PAGE_WORDS
 }
 
 /// Block-level fallback for pages where no container stands out: long, low-link text blocks and
@@ -247,7 +344,25 @@ fn headline(page: &Page, stats: &Stats, containers: &[NodeId]) -> Option<usize> 
                 .get(..start.min(page.blocks.len()))
                 .and_then(|before| before.iter().rposition(is_h1))
         })
+        .or_else(|| {
+            // No title to match and no `<h1>`: a heading of our own text just before the
+            // container.
+            let from = start.saturating_sub(NEAR_HEADING_BLOCKS);
+            page.blocks
+                .get(from..start.min(page.blocks.len()))?
+                .iter()
+                .rposition(|b| {
+                    matches!(b.kind, BlockKind::Heading(1..=3))
+                        && b.words <= 25
+                        && b.link_density() < 0.5
+                })
+                .map(|i| i + from)
+        })
 }
+
+/// How many blocks before the container a heading may stand and still be taken for its
+/// headline when nothing better (a title match, an `<h1>`) is found.
+const NEAR_HEADING_BLOCKS: usize = 6;
 
 /// Share of the block's words found in the title, 0 when the block has fewer than two words or
 /// is mostly links (a link to the article from a list of headlines).

@@ -24,10 +24,6 @@ pub(super) struct Removal {
 /// Link density from which a list or a box inside the article is a set of links, not text.
 const LINK_DENSE: f32 = 0.5;
 
-/// An element holding more than this share of its container's words is a wrapper of the article,
-/// not a part to remove, whatever its class says.
-const WRAPPER_SHARE: f32 = 0.5;
-
 /// Opening words of headings that introduce links to other pages rather than the article.
 const RELATED_OPENINGS: &[&str] = &[
     "related",
@@ -91,6 +87,49 @@ pub(super) fn is_furniture_line(block: &Block) -> bool {
     FURNITURE_LINES.contains(&lower.as_str())
 }
 
+/// Openings of the line that starts a comment section: `Comments`, `12 comments`, `Have your
+/// say`, `Leave a reply`, `Comments are now closed for this story`.
+const COMMENT_OPENINGS: &[&str] = &[
+    "comments",
+    "comment",
+    "reader comments",
+    "readers comments",
+    "readers' comments",
+    "reader's comments",
+    "user comments",
+    "have your say",
+    "leave a comment",
+    "leave a reply",
+    "post a comment",
+    "add a comment",
+    "add your comment",
+    "add your comments",
+    "join the discussion",
+    "join the conversation",
+    "discussion",
+    "responses",
+    "replies",
+];
+
+/// True for a short line of own text (not a link) that opens a comment section.
+pub(super) fn opens_comments(block: &Block) -> bool {
+    if block.words == 0 || block.words > 8 || block.link_words * 2 > block.words {
+        return false;
+    }
+    let lower = block.text.trim().to_lowercase();
+    // `12 comments`, `(3) Comments`: a count first.
+    let rest = lower
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace() || "()[]".contains(c))
+        .trim_start();
+    COMMENT_OPENINGS.iter().any(|o| {
+        rest.starts_with(o)
+            && rest[o.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
 /// True when `text` opens like the heading of a related-links box.
 fn opens_related(text: &str) -> bool {
     let lower = text.trim().to_lowercase();
@@ -109,13 +148,14 @@ pub(super) fn clean(
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     containers: &[NodeId],
+    core: NodeId,
 ) -> Vec<Removal> {
     let dom = &page.dom;
     let mut out = Vec::new();
     for &container in containers {
-        let total = stats.get(container).words.max(1) as f32;
         // The element after a related-links heading goes with the heading.
         let mut doomed: Option<(NodeId, String)> = None;
+        let total = stats.get(container).words;
         let mut walk = dom.traverse(container);
         while let Some(edge) = walk.next() {
             let Edge::Open(id) = edge else { continue };
@@ -131,7 +171,7 @@ pub(super) fn clean(
                 Some((d, why)) if *d == id => Some(why.clone()),
                 _ => None,
             }
-            .or_else(|| removal_reason(page, stats, facts, id, total));
+            .or_else(|| removal_reason(page, stats, facts, id, core, total));
             if let Some(reason) = reason {
                 if reason.starts_with("removed: related heading")
                     && let Some(next) = next_element(dom, id)
@@ -163,17 +203,22 @@ fn next_element(dom: &Dom, id: NodeId) -> Option<NodeId> {
     None
 }
 
-/// Why element `id` inside a container of `total` words should go, if it should.
+/// Why element `id` inside a container of `total` words should go, if it should. An element
+/// holding `core`, the densest box of the article's paragraphs, is a wrapper of the article and
+/// stays whatever its class says. One holding most of the container's words stays too, unless
+/// its class is plainly negative (`comments`): a comment thread may be longer than the article,
+/// but a `<form>` or a `widget Blog` holding most of the text is the article's wrapper.
 fn removal_reason(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     id: NodeId,
-    total: f32,
+    core: NodeId,
+    total: u32,
 ) -> Option<String> {
     let dom = &page.dom;
     let a = stats.get(id);
-    if a.words as f32 > WRAPPER_SHARE * total {
+    if stats.contains(id, core) || (a.words * 2 > total && !facts.hint(id).is_negative()) {
         return None;
     }
     let name = dom.local_name(id)?;
@@ -185,25 +230,42 @@ fn removal_reason(
         _ => {}
     }
     let hint = facts.hint(id);
-    if hint.is_negative()
+    // A box that is mostly a quotation is an embedded post the article quotes, whatever the
+    // embedding widget calls itself (`social-media-embed`).
+    let quotation = a.quote_words * 2 > a.words;
+    if hint.names_negative()
+        && !quotation
         && let Some(word) = hint.negative
     {
         return Some(format!("removed: class '{word}'"));
+    }
+    // Alike items with dates are comments or teasers, unless they are quotations (embedded
+    // posts quoted by the article).
+    if facts.is_repeated_item(stats, id) && *name != local_name!("blockquote") && !quotation {
+        return Some("removed: one of many alike items with author or date lines".into());
     }
     let ld = stats.link_density(id);
     let is_list = matches!(
         *name,
         local_name!("ul") | local_name!("ol") | local_name!("dl") | local_name!("menu")
     );
+    // Items of twenty words and more with some links in them are summaries, not a menu or a
+    // list of headlines.
+    let long_items = a.list_items > 0 && a.words >= 20 * a.list_items && ld < 0.8;
     if is_list {
-        if ld >= LINK_DENSE && a.words > 0 {
+        if ld >= LINK_DENSE && a.words > 0 && !long_items {
             return Some(format!("removed: link-dense list ({ld:.2})"));
         }
         if a.list_items >= 2 && a.bylines > 0 && a.words <= 6 * a.list_items && a.prose == 0 {
             return Some("removed: byline list".into());
         }
     }
-    if ld >= LINK_DENSE && a.words > 0 && a.prose == 0 {
+    if ld >= LINK_DENSE
+        && a.words > 0
+        && a.prose == 0
+        && !long_items
+        && !(a.words >= 20 && ld < 0.8)
+    {
         return Some(format!("removed: link-dense block ({ld:.2})"));
     }
     if a.controls > 0 && a.prose == 0 {

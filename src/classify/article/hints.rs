@@ -20,12 +20,22 @@ pub(super) struct Hint {
     pub negative: Option<&'static str>,
     /// A positive word or attribute was found (`article`, `itemprop=articleBody`, `<main>`…).
     pub positive: bool,
+    /// A structural mark of the article itself was found (`itemprop=articleBody`, `role=main`,
+    /// `<article>`, `<main>`): stronger than any class name.
+    pub structural: bool,
 }
 
 impl Hint {
     /// True when the element's own names say it is not the article (and nothing says it is).
     pub fn is_negative(&self) -> bool {
         self.weight < 0.0 && self.negative.is_some()
+    }
+
+    /// True when a negative word names the element, even beside a positive one: inside an
+    /// article, `comment-body` and `post-share` are the comment and the share bar, the generic
+    /// positive word (`body`, `post`) only says where they sit.
+    pub fn names_negative(&self) -> bool {
+        self.negative.is_some() && !self.structural
     }
 }
 
@@ -75,6 +85,8 @@ const NEGATIVE_STEMS: &[&str] = &[
     "mostread",
     "popular",
     "byline",
+    "carousel",
+    "slideshow",
 ];
 
 /// Negative words that only count as a whole token (or a token's prefix, for `nav`): short
@@ -158,6 +170,7 @@ pub(super) fn hint(dom: &Dom, id: NodeId) -> Hint {
                 if v.contains("articlebody") || v.contains("text") {
                     out.weight += 2.0 * ATTR_WEIGHT;
                     out.positive = true;
+                    out.structural = true;
                 }
             }
             local_name!("role") => {
@@ -165,6 +178,7 @@ pub(super) fn hint(dom: &Dom, id: NodeId) -> Hint {
                 if v == "main" || v == "article" {
                     out.weight += ATTR_WEIGHT;
                     out.positive = true;
+                    out.structural = true;
                 } else if matches!(
                     v.as_str(),
                     "navigation" | "complementary" | "contentinfo" | "banner" | "menu"
@@ -180,6 +194,7 @@ pub(super) fn hint(dom: &Dom, id: NodeId) -> Hint {
         local_name!("article") | local_name!("main") => {
             out.weight += 10.0;
             out.positive = true;
+            out.structural = true;
         }
         local_name!("nav") | local_name!("aside") | local_name!("footer") => out.weight -= 10.0,
         _ => {}

@@ -20,12 +20,18 @@ const DECAY: [f32; 5] = [1.0, 2.0, 6.0, 9.0, 12.0];
 /// article it hangs under.
 const DAMP_OUTSIDE_NEGATIVE: f32 = 0.25;
 
+/// The score, relative to the best, from which a box near the chosen one is a second part of
+/// the article rather than a teaser or an aside.
+const SPLIT_SHARE: f32 = 0.8;
+
 /// Cached per-node facts that are costly enough to compute only for the nodes asked about.
 pub(super) struct NodeFacts<'a> {
     dom: &'a Dom,
     hints: Vec<Option<Hint>>,
     /// 0 = not computed, 1 = not a repeated item, 2 = a repeated item.
     repeated: Vec<u8>,
+    /// 0 = not computed, 1 = no, 2 = the node or an ancestor is negatively hinted.
+    negative_context: Vec<u8>,
 }
 
 impl<'a> NodeFacts<'a> {
@@ -35,6 +41,7 @@ impl<'a> NodeFacts<'a> {
             dom,
             hints: vec![None; dom.len()],
             repeated: vec![0; dom.len()],
+            negative_context: vec![0; dom.len()],
         }
     }
 
@@ -49,6 +56,37 @@ impl<'a> NodeFacts<'a> {
             }
             None => Hint::default(),
         }
+    }
+
+    /// True when `id` or one of its ancestors is negatively hinted (a comment, a sidebar), not
+    /// counting wrappers of the whole page (holding nearly all its blocks), whose class says
+    /// nothing about the part of the page in question (`<body class="has-sidebar">`).
+    pub fn in_negative_context(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
+        // Walk up to the first node already known, then fill the path downwards: every node is
+        // computed once per page.
+        let mut path = Vec::new();
+        let mut known = false;
+        let mut node = Some(id);
+        while let Some(n) = node {
+            match self.negative_context.get(n as usize) {
+                Some(0) => path.push(n),
+                Some(v) => {
+                    known = *v == 2;
+                    break;
+                }
+                None => break,
+            }
+            node = self.dom.parent(n);
+        }
+        for &n in path.iter().rev() {
+            if !known && self.dom.is_element(n) {
+                let a = stats.get(n);
+                let wrapper = (a.blocks + a.images) * 10 >= total_blocks * 9;
+                known = !wrapper && self.hint(n).is_negative();
+            }
+            self.negative_context[n as usize] = if known { 2 } else { 1 };
+        }
+        known
     }
 
     /// True when `id` is one of at least three siblings alike in tag and class, each holding
@@ -143,7 +181,26 @@ fn is_paragraph_node(dom: &Dom, stats: &Stats, facts: &mut NodeFacts<'_>, id: No
             local_name!("div") | local_name!("span") | local_name!("section") | local_name!("font")
         )
     });
-    generic && a.blocks == 1 && a.direct_blocks == 1 && !facts.hint(id).positive
+    let single = a.blocks == 1 && a.direct_blocks == 1;
+    // A table cell holding one block is a paragraph of a table laid out one paragraph a row.
+    let cell = dom.is_html(id, &local_name!("td"));
+    single && (cell || (generic && !facts.hint(id).positive))
+}
+
+/// Prose words from which a candidate gets the whole of its positive tag and class weight.
+const FULL_WEIGHT_WORDS: f32 = 50.0;
+
+/// A candidate's starting score: its tag and class weights. A positive weight counts in
+/// proportion to the prose the node holds, up to [`FULL_WEIGHT_WORDS`], so a one-line teaser
+/// called `story-subhead` cannot outscore the article on its name alone; a negative one counts
+/// whole.
+fn initial_weight(dom: &Dom, stats: &Stats, facts: &mut NodeFacts<'_>, node: NodeId) -> f32 {
+    let weight = hints::tag_weight(dom, node) + facts.hint(node).weight;
+    if weight > 0.0 {
+        weight * (stats.get(node).prose_words as f32 / FULL_WEIGHT_WORDS).min(1.0)
+    } else {
+        weight
+    }
 }
 
 /// The scored candidates.
@@ -201,7 +258,7 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
                 break;
             };
             if !slot.is_finite() {
-                *slot = hints::tag_weight(dom, node) + facts.hint(node).weight;
+                *slot = initial_weight(dom, stats, facts, node);
                 scores.candidates.push(node);
             }
             let gain = s / divisor * damp;
@@ -219,9 +276,15 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
             }
         }
     }
+    let total_blocks = page.blocks.len() as u32;
     for &c in &scores.candidates {
         let ld = stats.link_density(c);
         scores.score[c as usize] *= 1.0 - ld;
+        if let Some(p) = dom.parent(c)
+            && facts.in_negative_context(stats, total_blocks, p)
+        {
+            scores.score[c as usize] *= DAMP_OUTSIDE_NEGATIVE;
+        }
         let r = received[c as usize];
         scores.damped[c as usize] = if r > 0.0 {
             scores.damped[c as usize] / r
@@ -241,6 +304,9 @@ pub(super) struct Choice {
     pub score: f32,
     /// Siblings of `main` that belong with it, in document order.
     pub siblings: Vec<NodeId>,
+    /// The best-scored candidate before moving up: where the article's paragraphs are densest.
+    /// Cleaning never removes an element holding it.
+    pub core: NodeId,
 }
 
 /// Picks the main container (Readability's procedure over the scores) and its siblings.
@@ -258,6 +324,7 @@ pub(super) fn choose(
         .collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
     let &(mut top, top_score) = ranked.first()?;
+    let core = top;
     let top5 = &ranked[..ranked.len().min(5)];
 
     // Several strong candidates under one ancestor: the article is split into boxes.
@@ -284,9 +351,13 @@ pub(super) fn choose(
         }
     }
 
-    // Climb while the parent scores more (it holds more of the article than the box found).
-    let mut last = scores.get(top).unwrap_or(top_score);
-    let threshold = last / 3.0;
+    // Climb while the ancestors keep a fair score, to one that scores more than the box found
+    // (it holds more of the article) or that holds a second box nearly as good (an article cut
+    // into parts that are cousins, not siblings: `chunks > grid > item` twice).
+    let best = scores.get(top).unwrap_or(top_score);
+    let threshold = best / 3.0;
+    let total_blocks = page.blocks.len() as u32;
+    let found = top;
     let mut parent = dom.parent(top);
     while let Some(p) = parent {
         if is_page_wrapper(dom, p) {
@@ -296,11 +367,20 @@ pub(super) fn choose(
             if ps < threshold {
                 break;
             }
-            if ps > last {
+            let second_part = ranked
+                .iter()
+                .take_while(|&&(_, s)| s >= SPLIT_SHARE * best)
+                .any(|&(c, _)| {
+                    stats.contains(p, c)
+                        && !stats.contains(found, c)
+                        && !stats.contains(c, found)
+                        && scores.damped.get(c as usize).is_some_and(|&d| d < 0.5)
+                        && !facts.in_negative_context(stats, total_blocks, c)
+                });
+            if ps > best || second_part {
                 top = p;
                 break;
             }
-            last = ps;
         }
         parent = dom.parent(p);
     }
@@ -320,6 +400,7 @@ pub(super) fn choose(
         main: top,
         score,
         siblings,
+        core,
     })
 }
 

@@ -28,6 +28,8 @@ pub(super) struct Agg {
     pub prose: u32,
     /// Words of those prose blocks.
     pub prose_words: u32,
+    /// Words of quotation blocks (`<blockquote>`).
+    pub quote_words: u32,
     /// Short blocks that read like an author or date line (see [`looks_like_byline`]).
     pub bylines: u32,
     /// `<li>` elements.
@@ -89,6 +91,9 @@ impl Stats {
                 a.prose += 1;
                 a.prose_words += block.words;
             }
+            if block.kind == BlockKind::Quote {
+                a.quote_words += block.words;
+            }
             if looks_like_byline(block) {
                 a.bylines += 1;
             }
@@ -126,6 +131,7 @@ impl Stats {
                         p.prose += a.prose;
                         p.prose_words += a.prose_words;
                         p.bylines += a.bylines;
+                        p.quote_words += a.quote_words;
                         p.list_items += a.list_items;
                         p.controls += a.controls;
                         p.first_block = p.first_block.min(a.first_block);
