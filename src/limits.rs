@@ -95,3 +95,13 @@ pub const HOST_DELAY_MILLIS: u64 = 100;
 /// The most bytes of an HTML page searched for `<link rel="alternate">` feeds (autodiscovery);
 /// the links live in `<head>`.
 pub const MAX_AUTODISCOVERY_BYTES: usize = 512 * 1024;
+
+/// How many bytes of fetched pages a refresh may hold in memory while they wait (a new feed's
+/// pages wait until the whole feed is in the URL Tree; an article waits for its images). No new
+/// feed is started above it, so memory stays bounded however many feeds there are, while enough
+/// feeds (and so hosts) are in flight to keep the workers busy despite per-host politeness.
+pub const MAX_REFRESH_HELD_BYTES: usize = 48 * 1024 * 1024;
+
+/// The SQLite page cache of each refresh worker's connection, in KB (see
+/// `Store::tune_for_refresh`). Eight workers at 8 MB stay well inside the memory bar.
+pub const REFRESH_CACHE_KB: u32 = 8 * 1024;

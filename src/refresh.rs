@@ -10,6 +10,7 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -22,7 +23,8 @@ use crate::fetch::{self, FetchConfig, FetchError, Fetched, Fetcher, Request, Res
 use crate::limits;
 use crate::page::BlockKind;
 use crate::store::{
-    EntryRef, FeedId, FeedInfo, NewArticle, NewBlock, NewImage, NewItem, Store, StoreError, Stored,
+    EntryRef, FeedId, FeedInfo, NewArticle, NewBlock, NewImage, NewItem, PageBytes, Store,
+    StoreError, Stored,
 };
 
 /// Unix seconds now.
@@ -197,8 +199,38 @@ struct JobState {
 /// A new feed's page, in the tree and waiting for its classification.
 struct Staged {
     entry: usize,
-    page: Response,
+    page: PageMeta,
+    bytes: PageBytes,
     tree_doc: Option<i64>,
+    held: Held,
+}
+
+/// Where a page came from and what its server declared.
+struct PageMeta {
+    url: String,
+    content_type: Option<String>,
+}
+
+/// Bytes a refresh holds in memory, counted while the guard lives.
+struct Held {
+    counter: Arc<AtomicUsize>,
+    bytes: usize,
+}
+
+impl Held {
+    fn new(counter: &Arc<AtomicUsize>, bytes: usize) -> Held {
+        counter.fetch_add(bytes, Ordering::SeqCst);
+        Held {
+            counter: Arc::clone(counter),
+            bytes,
+        }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.counter.fetch_sub(self.bytes, Ordering::SeqCst);
+    }
 }
 
 /// A classified article waiting for its images; stored (in one transaction) when the last one
@@ -219,13 +251,15 @@ struct BatchState {
 
 /// Everything stored with a new item, owned.
 struct Article {
-    page: Response,
+    page: PageMeta,
+    bytes: PageBytes,
     tree_doc: Option<i64>,
     blocks: Vec<NewBlock>,
     text: String,
     domain: String,
     url_key: String,
     known_images: Vec<String>,
+    _held: Held,
 }
 
 enum Task {
@@ -251,6 +285,10 @@ struct Shared<'a> {
     options: &'a RefreshOptions,
     queue: Mutex<Queue>,
     wake: Condvar,
+    held: Arc<AtomicUsize>,
+    /// Image URLs some article of this run has queued: each is downloaded once, whichever
+    /// articles keep it.
+    images_claimed: Mutex<HashSet<String>>,
     on_event: &'a (dyn Fn(Event) + Sync),
 }
 
@@ -317,6 +355,8 @@ pub fn refresh(
             fatal: None,
         }),
         wake: Condvar::new(),
+        held: Arc::new(AtomicUsize::new(0)),
+        images_claimed: Mutex::new(HashSet::new()),
         on_event,
     };
     let jobs = options.jobs.max(1);
@@ -326,6 +366,9 @@ pub fn refresh(
         }
     });
     let queue = shared.queue.into_inner().unwrap_or_else(|e| e.into_inner());
+    if queue.fatal.is_none() {
+        Store::open(db)?.checkpoint()?;
+    }
     match queue.fatal {
         Some(e) => Err(e),
         None => Ok(queue.summary),
@@ -333,7 +376,7 @@ pub fn refresh(
 }
 
 fn worker(shared: &Shared<'_>) {
-    let mut store = match Store::open(&shared.db) {
+    let mut store = match Store::open(&shared.db).and_then(|s| s.tune_for_refresh().map(|()| s)) {
         Ok(s) => s,
         Err(e) => {
             let mut q = shared.lock();
@@ -345,7 +388,7 @@ fn worker(shared: &Shared<'_>) {
             return;
         }
     };
-    let max_in_flight = shared.options.jobs.max(1) * 2;
+    let max_in_flight = shared.options.jobs.max(1) * 32;
     loop {
         let task = {
             let mut q = shared.lock();
@@ -377,6 +420,7 @@ fn worker(shared: &Shared<'_>) {
                     break Task::Page(job, entry);
                 }
                 if q.feeds_in_flight < max_in_flight
+                    && shared.held.load(Ordering::SeqCst) < limits::MAX_REFRESH_HELD_BYTES
                     && let Some(i) = q.feeds.iter().position(|f| pick(&host_of(&f.url)))
                     && let Some(feed) = q.feeds.remove(i)
                 {
@@ -556,7 +600,7 @@ fn finish_pages(
 ) -> Result<(), RefreshError> {
     let staged = std::mem::take(&mut lock_job(job).staged);
     for s in staged {
-        classify_and_store(shared, store, job, s.entry, s.page, s.tree_doc, None)?;
+        classify_and_store(shared, store, job, s, None)?;
     }
     lock_job(job).staging_done = true;
     try_complete(shared, store, job)
@@ -706,19 +750,26 @@ fn process_entry(
         lock_job(job).linked += 1;
         return Ok(None);
     }
+    let bytes = PageBytes::compress(&page.body)?;
+    let meta = PageMeta {
+        url: page.url,
+        content_type: page.content_type,
+    };
+    drop(page.body);
+    let staged = Staged {
+        entry: index,
+        page: meta,
+        held: Held::new(&shared.held, bytes.compressed_len()),
+        bytes,
+        tree_doc: ingested.doc,
+    };
     if job.new_feed {
-        // Classified once the whole feed is in the tree (finish_feed); the page is kept meanwhile.
-        let tree_doc = ingested.doc;
+        // Classified once the whole feed is in the tree (finish_pages); the page waits compressed.
         drop(ingested);
-        lock_job(job).staged.push(Staged {
-            entry: index,
-            page,
-            tree_doc,
-        });
+        lock_job(job).staged.push(staged);
         return Ok(None);
     }
-    let tree_doc = ingested.doc;
-    classify_and_store(shared, store, job, index, page, tree_doc, Some(ingested))?;
+    classify_and_store(shared, store, job, staged, Some(ingested))?;
     Ok(None)
 }
 
@@ -745,25 +796,33 @@ fn classify_and_store(
     shared: &Shared<'_>,
     store: &mut Store,
     job: &Arc<FeedJob>,
-    index: usize,
-    page: Response,
-    tree_doc: Option<i64>,
+    staged: Staged,
     ingested: Option<Ingested>,
 ) -> Result<(), RefreshError> {
+    let Staged {
+        entry: index,
+        page,
+        bytes,
+        tree_doc,
+        held,
+    } = staged;
     let entry = &job.parsed.entries[index];
     let engine = shared.engine;
     let ingested = match ingested {
         Some(i) => i,
-        None => engine.reopen(
-            &Document {
-                bytes: &page.body,
-                declared_charset: page.content_type.as_deref(),
-                url: Some(&page.url),
-                title: entry.title.as_deref(),
-                time: unix_now(),
-            },
-            tree_doc,
-        )?,
+        None => {
+            let raw = bytes.decompress()?;
+            engine.reopen(
+                &Document {
+                    bytes: &raw,
+                    declared_charset: page.content_type.as_deref(),
+                    url: Some(&page.url),
+                    title: entry.title.as_deref(),
+                    time: unix_now(),
+                },
+                tree_doc,
+            )?
+        }
     };
     let labels = engine.classify(store, &ingested, Method::default_method())?;
     let text = classify::content_text(&ingested.page, &labels);
@@ -796,7 +855,12 @@ fn classify_and_store(
             .filter(|src| seen.insert(src.clone()))
             .take(limits::MAX_ARTICLE_IMAGES);
         for url in urls {
-            if store.image_known(&url)? {
+            let claimed_now = shared
+                .images_claimed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(url.clone());
+            if !claimed_now || store.image_known(&url)? {
                 known_images.push(url);
             } else {
                 to_fetch.push(url);
@@ -809,7 +873,9 @@ fn classify_and_store(
     };
     drop(ingested);
     let article = Article {
+        _held: held,
         page,
+        bytes,
         tree_doc,
         blocks,
         text,
@@ -854,7 +920,7 @@ fn store_article(
     let article = NewArticle {
         url: &a.page.url,
         declared_charset: a.page.content_type.as_deref(),
-        raw: &a.page.body,
+        raw: &a.bytes,
         domain: &a.domain,
         url_key: &a.url_key,
         tree_doc: a.tree_doc,
