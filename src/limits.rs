@@ -103,5 +103,9 @@ pub const MAX_AUTODISCOVERY_BYTES: usize = 512 * 1024;
 pub const MAX_REFRESH_HELD_BYTES: usize = 48 * 1024 * 1024;
 
 /// The SQLite page cache of each refresh worker's connection, in KB (see
-/// `Store::tune_for_refresh`). Eight workers at 8 MB stay well inside the memory bar.
-pub const REFRESH_CACHE_KB: u32 = 8 * 1024;
+/// `Store::tune_for_refresh`). One connection serves all workers of a refresh.
+pub const REFRESH_CACHE_KB: u32 = 32 * 1024;
+
+/// How many pages the write-ahead log may hold during a refresh before SQLite checkpoints it
+/// (its default is 1,000, about 4 MB). About 64 MB; the log is emptied when the refresh ends.
+pub const REFRESH_WAL_PAGES: u32 = 16_000;

@@ -280,6 +280,10 @@ struct Queue {
 
 struct Shared<'a> {
     store: Mutex<Store>,
+    db_path: &'a Path,
+    /// Read-only work (classification reads hundreds of tree counters per page) runs on
+    /// connections of its own, in parallel with the writer.
+    readers: Mutex<Vec<Store>>,
     engine: &'a Engine,
     fetcher: Fetcher,
     options: &'a RefreshOptions,
@@ -298,6 +302,25 @@ impl Shared<'_> {
         // A worker that panicked mid-call left no transaction open (rusqlite rolls back on
         // drop), so the connection is still usable.
         self.store.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` on a reading connection from the pool (opened on first need).
+    fn read<R>(&self, f: impl FnOnce(&Store) -> R) -> Result<R, StoreError> {
+        let pooled = self.readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let reader = match pooled {
+            Some(r) => r,
+            None => {
+                let r = Store::open(self.db_path)?;
+                r.tune_for_refresh()?;
+                r
+            }
+        };
+        let value = f(&reader);
+        self.readers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(reader);
+        Ok(value)
     }
 
     fn lock(&self) -> MutexGuard<'_, Queue> {
@@ -352,6 +375,8 @@ pub fn refresh(
     }
     let shared = Shared {
         store: Mutex::new(store),
+        db_path: db,
+        readers: Mutex::new(Vec::new()),
         engine,
         fetcher: Fetcher::new(options.fetch.clone()),
         options,
@@ -819,7 +844,7 @@ fn classify_and_store(
             )?
         }
     };
-    let labels = engine.classify(&shared.db(), &ingested, Method::default_method())?;
+    let labels = shared.read(|r| engine.classify(r, &ingested, Method::default_method()))??;
     let text = classify::content_text(&ingested.page, &labels);
     let blocks: Vec<NewBlock> = ingested
         .page
@@ -855,7 +880,7 @@ fn classify_and_store(
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .insert(url.clone());
-            if !claimed_now || shared.db().image_known(&url)? {
+            if !claimed_now || shared.read(|r| r.image_known(&url))?? {
                 known_images.push(url);
             } else {
                 to_fetch.push(url);

@@ -113,7 +113,7 @@ pub struct NewImage {
 }
 
 /// A block as stored for the inspector view.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NewBlock {
     /// Position in the page.
     pub position: u32,
@@ -322,7 +322,7 @@ fn delete_items(tx: &Transaction<'_>, ids: &[ItemId]) -> Result<(), StoreError> 
     for &id in ids {
         for sql in [
             "DELETE FROM item_fts WHERE rowid = ?1",
-            "DELETE FROM block WHERE item = ?1",
+            "DELETE FROM item_blocks WHERE item = ?1",
             "DELETE FROM page WHERE item = ?1",
             "DELETE FROM item_image WHERE item = ?1",
             "DELETE FROM feed_entry WHERE item = ?1",
@@ -523,6 +523,9 @@ impl Store {
         item: &NewItem<'_>,
         article: &NewArticle<'_>,
     ) -> Result<Stored, StoreError> {
+        let json = serde_json::to_vec(article.blocks)
+            .map_err(|e| StoreError::Corrupt(format!("cannot encode blocks: {e}")))?;
+        let blocks = PageBytes::compress(&json)?.compressed;
         self.write(|tx| {
             if let Some(existing) = tx
                 .prepare_cached("SELECT id FROM item WHERE domain = ?1 AND url_key = ?2")?
@@ -560,15 +563,8 @@ impl Store {
                 article.raw.len as i64,
                 article.raw.compressed
             ])?;
-            let mut block = tx.prepare_cached(
-                "INSERT INTO block (item, position, kind, text, image, content, reason)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?;
-            for b in article.blocks {
-                block.execute(params![
-                    id, b.position, b.kind, b.text, b.image, b.content, b.reason
-                ])?;
-            }
+            tx.prepare_cached("INSERT INTO item_blocks (item, blocks) VALUES (?1, ?2)")?
+                .execute(params![id, blocks])?;
             store_images(tx, id, article.images, item.added)?;
             let mut link =
                 tx.prepare_cached("INSERT OR IGNORE INTO item_image (item, url) VALUES (?1, ?2)")?;
@@ -715,21 +711,18 @@ impl Store {
 
     /// The blocks stored for an item with the labels they got when it arrived.
     pub fn item_blocks(&self, id: ItemId) -> Result<Vec<NewBlock>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT position, kind, text, image, content, reason FROM block WHERE item = ?1
-             ORDER BY position",
-        )?;
-        let rows = stmt.query_map([id], |r| {
-            Ok(NewBlock {
-                position: r.get(0)?,
-                kind: r.get(1)?,
-                text: r.get(2)?,
-                image: r.get(3)?,
-                content: r.get(4)?,
-                reason: r.get(5)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let blob: Option<Vec<u8>> = self
+            .conn
+            .prepare_cached("SELECT blocks FROM item_blocks WHERE item = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?;
+        let Some(blob) = blob else {
+            return Ok(Vec::new());
+        };
+        let json = decompress(&blob, blob.len() * 4)?;
+        serde_json::from_slice(&json).map_err(|e| {
+            StoreError::Corrupt(format!("item {id}: stored blocks do not decode: {e}"))
+        })
     }
 
     /// The images stored for an item.
