@@ -119,17 +119,14 @@ CREATE TABLE IF NOT EXISTS page (
     raw              BLOB    NOT NULL
 );
 
--- The page's blocks with the labels they got when the page arrived, and why (the inspector view).
-CREATE TABLE IF NOT EXISTS block (
-    item     INTEGER NOT NULL,
-    position INTEGER NOT NULL,
-    kind     TEXT    NOT NULL,
-    text     TEXT    NOT NULL,
-    image    TEXT,                           -- an image block's resolved src
-    content  INTEGER NOT NULL,               -- 1 content, 0 boilerplate
-    reason   TEXT    NOT NULL,
-    PRIMARY KEY (item, position)
-) WITHOUT ROWID;
+-- The page's blocks with the labels they got when the page arrived, and why (the inspector view):
+-- one zlib-compressed JSON array per item, [{position, kind, text, image, content, reason}, …].
+-- One row rather than a row per block: a page has hundreds of blocks, and a refresh writes
+-- thousands of pages through SQLite's single writer.
+CREATE TABLE IF NOT EXISTS item_blocks (
+    item   INTEGER PRIMARY KEY,
+    blocks BLOB    NOT NULL
+);
 
 -- Images kept as content, downloaded once by URL; data is NULL when the download failed (error).
 CREATE TABLE IF NOT EXISTS image (

@@ -45,12 +45,12 @@ fn dataset_pages() -> Vec<Vec<u8>> {
     paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
 }
 
-/// Runs the binary and returns (success, wall time, peak RSS in KB, stdout).
-// The child is reaped by wait4 (which also reports its peak memory), not by Child::wait.
-#[allow(clippy::zombie_processes)]
+/// Runs the binary and returns (success, wall time, peak RSS in KB, stdout). The peak is the
+/// child's VmHWM, polled from /proc: rusage would report the benchmark's own size, which the
+/// child inherits between fork and exec.
 fn run_measured(bin: &Path, db: &Path, args: &[&str]) -> (bool, Duration, i64, String) {
     let started = Instant::now();
-    let child = Command::new(bin)
+    let mut child = Command::new(bin)
         .arg("--db")
         .arg(db)
         .args(args)
@@ -60,17 +60,30 @@ fn run_measured(bin: &Path, db: &Path, args: &[&str]) -> (bool, Duration, i64, S
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let mut stdout = child.stdout.unwrap();
-    let mut out = String::new();
-    std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child and fills a zeroed rusage.
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(r, pid);
-    let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
-    (ok, started.elapsed(), usage.ru_maxrss, out)
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
+        out
+    });
+    let mut peak_kb = 0;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_path) {
+            for line in text.lines() {
+                if let Some(v) = line.strip_prefix("VmHWM:") {
+                    let kb: i64 = v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0);
+                    peak_kb = peak_kb.max(kb);
+                }
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = reader.join().unwrap();
+    (status.success(), started.elapsed(), peak_kb, out)
 }
 
 fn main() {
@@ -145,6 +158,12 @@ fn main() {
         page_requests
     );
 
+    let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
+    println!(
+        "database {:.1} MB, WAL {:.1} MB",
+        size(&db),
+        size(&db.with_extension("db-wal"))
+    );
     routes.clear_log();
     let (ok, took2, peak2, out2) = run_measured(&bin, &db, &["refresh", "--jobs", JOBS]);
     assert!(ok, "second refresh failed: {out2}");

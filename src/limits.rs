@@ -95,3 +95,17 @@ pub const HOST_DELAY_MILLIS: u64 = 100;
 /// The most bytes of an HTML page searched for `<link rel="alternate">` feeds (autodiscovery);
 /// the links live in `<head>`.
 pub const MAX_AUTODISCOVERY_BYTES: usize = 512 * 1024;
+
+/// How many bytes of fetched pages a refresh may hold in memory while they wait (a new feed's
+/// pages wait until the whole feed is in the URL Tree; an article waits for its images). No new
+/// feed is started above it, so memory stays bounded however many feeds there are, while enough
+/// feeds (and so hosts) are in flight to keep the workers busy despite per-host politeness.
+pub const MAX_REFRESH_HELD_BYTES: usize = 48 * 1024 * 1024;
+
+/// The SQLite page cache of each refresh worker's connection, in KB (see
+/// `Store::tune_for_refresh`). One connection serves all workers of a refresh.
+pub const REFRESH_CACHE_KB: u32 = 32 * 1024;
+
+/// How many pages the write-ahead log may hold during a refresh before SQLite checkpoints it
+/// (its default is 1,000, about 4 MB). About 64 MB; the log is emptied when the refresh ends.
+pub const REFRESH_WAL_PAGES: u32 = 16_000;

@@ -9,7 +9,8 @@
 //! slow or rate-limiting site never holds up the others.
 
 use std::collections::{HashSet, VecDeque};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -22,7 +23,8 @@ use crate::fetch::{self, FetchConfig, FetchError, Fetched, Fetcher, Request, Res
 use crate::limits;
 use crate::page::BlockKind;
 use crate::store::{
-    EntryRef, FeedId, FeedInfo, NewArticle, NewBlock, NewImage, NewItem, Store, StoreError, Stored,
+    EntryRef, FeedId, FeedInfo, NewArticle, NewBlock, NewImage, NewItem, PageBytes, Store,
+    StoreError, Stored,
 };
 
 /// Unix seconds now.
@@ -197,8 +199,38 @@ struct JobState {
 /// A new feed's page, in the tree and waiting for its classification.
 struct Staged {
     entry: usize,
-    page: Response,
+    page: PageMeta,
+    bytes: PageBytes,
     tree_doc: Option<i64>,
+    held: Held,
+}
+
+/// Where a page came from and what its server declared.
+struct PageMeta {
+    url: String,
+    content_type: Option<String>,
+}
+
+/// Bytes a refresh holds in memory, counted while the guard lives.
+struct Held {
+    counter: Arc<AtomicUsize>,
+    bytes: usize,
+}
+
+impl Held {
+    fn new(counter: &Arc<AtomicUsize>, bytes: usize) -> Held {
+        counter.fetch_add(bytes, Ordering::SeqCst);
+        Held {
+            counter: Arc::clone(counter),
+            bytes,
+        }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.counter.fetch_sub(self.bytes, Ordering::SeqCst);
+    }
 }
 
 /// A classified article waiting for its images; stored (in one transaction) when the last one
@@ -219,13 +251,15 @@ struct BatchState {
 
 /// Everything stored with a new item, owned.
 struct Article {
-    page: Response,
+    page: PageMeta,
+    bytes: PageBytes,
     tree_doc: Option<i64>,
     blocks: Vec<NewBlock>,
     text: String,
     domain: String,
     url_key: String,
     known_images: Vec<String>,
+    _held: Held,
 }
 
 enum Task {
@@ -245,16 +279,50 @@ struct Queue {
 }
 
 struct Shared<'a> {
-    db: PathBuf,
+    store: Mutex<Store>,
+    db_path: &'a Path,
+    /// Read-only work (classification reads hundreds of tree counters per page) runs on
+    /// connections of its own, in parallel with the writer.
+    readers: Mutex<Vec<Store>>,
     engine: &'a Engine,
     fetcher: Fetcher,
     options: &'a RefreshOptions,
     queue: Mutex<Queue>,
     wake: Condvar,
+    held: Arc<AtomicUsize>,
+    /// Image URLs some article of this run has queued: each is downloaded once, whichever
+    /// articles keep it.
+    images_claimed: Mutex<HashSet<String>>,
     on_event: &'a (dyn Fn(Event) + Sync),
 }
 
 impl Shared<'_> {
+    /// The refresh's connection, for one statement or transaction at a time.
+    fn db(&self) -> MutexGuard<'_, Store> {
+        // A worker that panicked mid-call left no transaction open (rusqlite rolls back on
+        // drop), so the connection is still usable.
+        self.store.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` on a reading connection from the pool (opened on first need).
+    fn read<R>(&self, f: impl FnOnce(&Store) -> R) -> Result<R, StoreError> {
+        let pooled = self.readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let reader = match pooled {
+            Some(r) => r,
+            None => {
+                let r = Store::open(self.db_path)?;
+                r.tune_for_refresh()?;
+                r
+            }
+        };
+        let value = f(&reader);
+        self.readers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(reader);
+        Ok(value)
+    }
+
     fn lock(&self) -> MutexGuard<'_, Queue> {
         // The queue holds plain data; a panicking worker leaves it usable.
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
@@ -279,13 +347,16 @@ pub fn refresh(
     options: &RefreshOptions,
     on_event: &(dyn Fn(Event) + Sync),
 ) -> Result<Summary, RefreshError> {
+    // One connection for the whole refresh, shared by the workers: SQLite writes one
+    // transaction at a time anyway, and a connection whose data another connection changed
+    // starts over with a cold page cache, which made every write re-read the URL Tree's pages.
     let store = Store::open(db)?;
+    store.tune_for_refresh()?;
     let now = unix_now();
     let mut feeds = store.feeds()?;
     if let Some(only) = &options.feeds {
         feeds.retain(|f| only.contains(&f.id));
     }
-    drop(store);
     on_event(Event::Started { feeds: feeds.len() });
     let mut summary = Summary::default();
     let mut queued = VecDeque::new();
@@ -303,7 +374,9 @@ pub fn refresh(
         }
     }
     let shared = Shared {
-        db: db.to_path_buf(),
+        store: Mutex::new(store),
+        db_path: db,
+        readers: Mutex::new(Vec::new()),
         engine,
         fetcher: Fetcher::new(options.fetch.clone()),
         options,
@@ -317,6 +390,8 @@ pub fn refresh(
             fatal: None,
         }),
         wake: Condvar::new(),
+        held: Arc::new(AtomicUsize::new(0)),
+        images_claimed: Mutex::new(HashSet::new()),
         on_event,
     };
     let jobs = options.jobs.max(1);
@@ -326,6 +401,10 @@ pub fn refresh(
         }
     });
     let queue = shared.queue.into_inner().unwrap_or_else(|e| e.into_inner());
+    if queue.fatal.is_none() {
+        let store = shared.store.into_inner().unwrap_or_else(|e| e.into_inner());
+        store.checkpoint()?;
+    }
     match queue.fatal {
         Some(e) => Err(e),
         None => Ok(queue.summary),
@@ -333,19 +412,7 @@ pub fn refresh(
 }
 
 fn worker(shared: &Shared<'_>) {
-    let mut store = match Store::open(&shared.db) {
-        Ok(s) => s,
-        Err(e) => {
-            let mut q = shared.lock();
-            q.fatal.get_or_insert(RefreshError::Store(e));
-            q.feeds.clear();
-            q.pages.clear();
-            q.images.clear();
-            shared.wake.notify_all();
-            return;
-        }
-    };
-    let max_in_flight = shared.options.jobs.max(1) * 2;
+    let max_in_flight = shared.options.jobs.max(1) * 32;
     loop {
         let task = {
             let mut q = shared.lock();
@@ -377,6 +444,7 @@ fn worker(shared: &Shared<'_>) {
                     break Task::Page(job, entry);
                 }
                 if q.feeds_in_flight < max_in_flight
+                    && shared.held.load(Ordering::SeqCst) < limits::MAX_REFRESH_HELD_BYTES
                     && let Some(i) = q.feeds.iter().position(|f| pick(&host_of(&f.url)))
                     && let Some(feed) = q.feeds.remove(i)
                 {
@@ -401,9 +469,9 @@ fn worker(shared: &Shared<'_>) {
             }
         };
         let result = match task {
-            Task::Feed(feed) => run_feed(shared, &mut store, feed),
-            Task::Page(job, entry) => run_page(shared, &mut store, &job, entry),
-            Task::Image(batch, url) => run_image(shared, &mut store, &batch, &url),
+            Task::Feed(feed) => run_feed(shared, feed),
+            Task::Page(job, entry) => run_page(shared, &job, entry),
+            Task::Image(batch, url) => run_image(shared, &batch, &url),
         };
         let mut q = shared.lock();
         q.running -= 1;
@@ -443,7 +511,7 @@ fn feed_done(shared: &Shared<'_>, feed: &FeedInfo, outcome: FeedOutcome) {
     });
 }
 
-fn run_feed(shared: &Shared<'_>, store: &mut Store, feed: FeedInfo) -> Result<(), RefreshError> {
+fn run_feed(shared: &Shared<'_>, feed: FeedInfo) -> Result<(), RefreshError> {
     let now = unix_now();
     let conditional = feed.etag.is_some() || feed.last_modified.is_some();
     shared.count(|s| {
@@ -461,7 +529,7 @@ fn run_feed(shared: &Shared<'_>, store: &mut Store, feed: FeedInfo) -> Result<()
     };
     let response = match shared.fetcher.get(&req) {
         Ok(Fetched::NotModified) => {
-            store.feed_not_modified(feed.id, now)?;
+            shared.db().feed_not_modified(feed.id, now)?;
             feed_done(shared, &feed, FeedOutcome::NotModified);
             return Ok(());
         }
@@ -470,14 +538,14 @@ fn run_feed(shared: &Shared<'_>, store: &mut Store, feed: FeedInfo) -> Result<()
             let retry = e
                 .retry_after()
                 .map(|d| now.saturating_add(i64::try_from(d.as_secs()).unwrap_or(i64::MAX)));
-            fail_feed(shared, store, &feed, &e.to_string(), retry)?;
+            fail_feed(shared, &feed, &e.to_string(), retry)?;
             return Ok(());
         }
     };
     let parsed = match feeds::parse_feed(&response.body, Some(&response.url), response.charset()) {
         Ok(p) => p,
         Err(e) => {
-            fail_feed(shared, store, &feed, &e.to_string(), None)?;
+            fail_feed(shared, &feed, &e.to_string(), None)?;
             return Ok(());
         }
     };
@@ -490,7 +558,7 @@ fn run_feed(shared: &Shared<'_>, store: &mut Store, feed: FeedInfo) -> Result<()
         .iter()
         .map(|&i| parsed.entries[i].identity.as_str())
         .collect();
-    let seen = store.seen_entries(feed.id, &ids)?;
+    let seen = shared.db().seen_entries(feed.id, &ids)?;
     let fresh: Vec<usize> = candidates
         .into_iter()
         .filter(|&i| !seen.contains(&parsed.entries[i].identity))
@@ -507,7 +575,7 @@ fn run_feed(shared: &Shared<'_>, store: &mut Store, feed: FeedInfo) -> Result<()
         }),
     });
     if fresh.is_empty() {
-        return try_complete(shared, store, &job);
+        return try_complete(shared, &job);
     }
     (shared.on_event)(Event::PagesQueued {
         feed: job.feed.id,
@@ -527,12 +595,13 @@ fn run_feed(shared: &Shared<'_>, store: &mut Store, feed: FeedInfo) -> Result<()
 
 fn fail_feed(
     shared: &Shared<'_>,
-    store: &mut Store,
     feed: &FeedInfo,
     error: &str,
     retry_after: Option<i64>,
 ) -> Result<(), RefreshError> {
-    store.feed_failed(feed.id, error, retry_after, unix_now())?;
+    shared
+        .db()
+        .feed_failed(feed.id, error, retry_after, unix_now())?;
     feed_done(
         shared,
         feed,
@@ -549,23 +618,19 @@ fn lock_job(job: &FeedJob) -> MutexGuard<'_, JobState> {
 
 /// Once a feed's pages are all in (and so, for a new feed, all in the tree), its staged pages
 /// are classified.
-fn finish_pages(
-    shared: &Shared<'_>,
-    store: &mut Store,
-    job: &Arc<FeedJob>,
-) -> Result<(), RefreshError> {
+fn finish_pages(shared: &Shared<'_>, job: &Arc<FeedJob>) -> Result<(), RefreshError> {
     let staged = std::mem::take(&mut lock_job(job).staged);
     for s in staged {
-        classify_and_store(shared, store, job, s.entry, s.page, s.tree_doc, None)?;
+        classify_and_store(shared, job, s, None)?;
     }
     lock_job(job).staging_done = true;
-    try_complete(shared, store, job)
+    try_complete(shared, job)
 }
 
 /// Completes a feed whose work is all done. The validators are recorded only then: a refresh
 /// killed half-way must not leave a feed that answers 304 while some of its entries were never
 /// fetched.
-fn try_complete(shared: &Shared<'_>, store: &mut Store, job: &FeedJob) -> Result<(), RefreshError> {
+fn try_complete(shared: &Shared<'_>, job: &FeedJob) -> Result<(), RefreshError> {
     {
         let mut state = lock_job(job);
         if state.completed || !state.staging_done || state.pages_left > 0 || state.batches_left > 0
@@ -574,7 +639,7 @@ fn try_complete(shared: &Shared<'_>, store: &mut Store, job: &FeedJob) -> Result
         }
         state.completed = true;
     }
-    store.feed_fetched(
+    shared.db().feed_fetched(
         job.feed.id,
         job.parsed.title.as_deref().filter(|t| !t.is_empty()),
         job.parsed.link.as_deref(),
@@ -612,18 +677,13 @@ fn new_item<'a>(entry: &'a Entry, now: i64) -> NewItem<'a> {
     }
 }
 
-fn run_page(
-    shared: &Shared<'_>,
-    store: &mut Store,
-    job: &Arc<FeedJob>,
-    index: usize,
-) -> Result<(), RefreshError> {
+fn run_page(shared: &Shared<'_>, job: &Arc<FeedJob>, index: usize) -> Result<(), RefreshError> {
     let entry = &job.parsed.entries[index];
     let entry_ref = EntryRef {
         feed: job.feed.id,
         identity: &entry.identity,
     };
-    let error = process_entry(shared, store, job, index, &entry_ref)?;
+    let error = process_entry(shared, job, index, &entry_ref)?;
     (shared.on_event)(Event::PageDone {
         feed: job.feed.id,
         title: entry_title(entry).to_string(),
@@ -635,7 +695,7 @@ fn run_page(
         state.pages_left == 0
     };
     if last {
-        finish_pages(shared, store, job)?;
+        finish_pages(shared, job)?;
     }
     Ok(())
 }
@@ -643,7 +703,6 @@ fn run_page(
 /// Fetches and ingests one entry's page; returns the page error, if any.
 fn process_entry(
     shared: &Shared<'_>,
-    store: &mut Store,
     job: &Arc<FeedJob>,
     index: usize,
     entry_ref: &EntryRef<'_>,
@@ -651,11 +710,12 @@ fn process_entry(
     let entry = &job.parsed.entries[index];
     let now = unix_now();
     let Some(link) = entry.link.as_deref() else {
-        return store_failed(store, job, entry, entry_ref, "the entry has no link").map(Some);
+        return store_failed(shared, job, entry, entry_ref, "the entry has no link").map(Some);
     };
     // The same article already came through another feed (or earlier in this one).
-    if let Some(item) = store.item_by_link(link)? {
-        store.entry_link(entry_ref, item)?;
+    let existing = shared.db().item_by_link(link)?;
+    if let Some(item) = existing {
+        shared.db().entry_link(entry_ref, item)?;
         lock_job(job).linked += 1;
         return Ok(None);
     }
@@ -673,13 +733,13 @@ fn process_entry(
                 "the link is not a web page ({})",
                 r.mime.as_deref().unwrap_or("?")
             );
-            return store_failed(store, job, entry, entry_ref, &msg).map(Some);
+            return store_failed(shared, job, entry, entry_ref, &msg).map(Some);
         }
         Ok(Fetched::NotModified) => {
-            return store_failed(store, job, entry, entry_ref, "unexpected 304 for a page")
+            return store_failed(shared, job, entry, entry_ref, "unexpected 304 for a page")
                 .map(Some);
         }
-        Err(e) => return store_failed(store, job, entry, entry_ref, &e.to_string()).map(Some),
+        Err(e) => return store_failed(shared, job, entry, entry_ref, &e.to_string()).map(Some),
     };
     let doc = Document {
         bytes: &page.body,
@@ -688,42 +748,52 @@ fn process_entry(
         title: entry.title.as_deref(),
         time: now,
     };
-    let ingested = match shared.engine.ingest(store, &doc) {
+    let ingested = shared.engine.ingest(&mut shared.db(), &doc);
+    let ingested = match ingested {
         Ok(i) => i,
         // A response URL that makes no URL key (e.g. too long) cannot join a tree; the page is
         // still worth reading, so it is classified on its own.
         Err(ExtractError::UrlKey(e)) => {
             let msg = format!("no URL key for {}: {e}", page.url);
-            return store_failed(store, job, entry, entry_ref, &msg).map(Some);
+            return store_failed(shared, job, entry, entry_ref, &msg).map(Some);
         }
         Err(e) => return Err(e.into()),
     };
-    if ingested.duplicate
-        && let Some(key) = &ingested.key
-        && let Some(item) = store.item_by_key(&key.domain, &key.key)?
-    {
-        store.entry_link(entry_ref, item)?;
+    // (The lookup is bound first: a guard in an `if let` would still be held in its body.)
+    let stored = match (&ingested.key, ingested.duplicate) {
+        (Some(key), true) => shared.db().item_by_key(&key.domain, &key.key)?,
+        _ => None,
+    };
+    if let Some(item) = stored {
+        shared.db().entry_link(entry_ref, item)?;
         lock_job(job).linked += 1;
         return Ok(None);
     }
+    let bytes = PageBytes::compress(&page.body)?;
+    let meta = PageMeta {
+        url: page.url,
+        content_type: page.content_type,
+    };
+    drop(page.body);
+    let staged = Staged {
+        entry: index,
+        page: meta,
+        held: Held::new(&shared.held, bytes.compressed_len()),
+        bytes,
+        tree_doc: ingested.doc,
+    };
     if job.new_feed {
-        // Classified once the whole feed is in the tree (finish_feed); the page is kept meanwhile.
-        let tree_doc = ingested.doc;
+        // Classified once the whole feed is in the tree (finish_pages); the page waits compressed.
         drop(ingested);
-        lock_job(job).staged.push(Staged {
-            entry: index,
-            page,
-            tree_doc,
-        });
+        lock_job(job).staged.push(staged);
         return Ok(None);
     }
-    let tree_doc = ingested.doc;
-    classify_and_store(shared, store, job, index, page, tree_doc, Some(ingested))?;
+    classify_and_store(shared, job, staged, Some(ingested))?;
     Ok(None)
 }
 
 fn store_failed(
-    store: &mut Store,
+    shared: &Shared<'_>,
     job: &FeedJob,
     entry: &Entry,
     entry_ref: &EntryRef<'_>,
@@ -734,7 +804,9 @@ fn store_failed(
         .as_deref()
         .map(feeds::html_fragment_text)
         .unwrap_or_default();
-    store.item_store_failed(entry_ref, &new_item(entry, unix_now()), &text, error)?;
+    shared
+        .db()
+        .item_store_failed(entry_ref, &new_item(entry, unix_now()), &text, error)?;
     lock_job(job).page_errors += 1;
     Ok(error.to_string())
 }
@@ -743,29 +815,36 @@ fn store_failed(
 /// when it keeps images not stored yet, queues their downloads and stores it after the last.
 fn classify_and_store(
     shared: &Shared<'_>,
-    store: &mut Store,
     job: &Arc<FeedJob>,
-    index: usize,
-    page: Response,
-    tree_doc: Option<i64>,
+    staged: Staged,
     ingested: Option<Ingested>,
 ) -> Result<(), RefreshError> {
+    let Staged {
+        entry: index,
+        page,
+        bytes,
+        tree_doc,
+        held,
+    } = staged;
     let entry = &job.parsed.entries[index];
     let engine = shared.engine;
     let ingested = match ingested {
         Some(i) => i,
-        None => engine.reopen(
-            &Document {
-                bytes: &page.body,
-                declared_charset: page.content_type.as_deref(),
-                url: Some(&page.url),
-                title: entry.title.as_deref(),
-                time: unix_now(),
-            },
-            tree_doc,
-        )?,
+        None => {
+            let raw = bytes.decompress()?;
+            engine.reopen(
+                &Document {
+                    bytes: &raw,
+                    declared_charset: page.content_type.as_deref(),
+                    url: Some(&page.url),
+                    title: entry.title.as_deref(),
+                    time: unix_now(),
+                },
+                tree_doc,
+            )?
+        }
     };
-    let labels = engine.classify(store, &ingested, Method::default_method())?;
+    let labels = shared.read(|r| engine.classify(r, &ingested, Method::default_method()))??;
     let text = classify::content_text(&ingested.page, &labels);
     let blocks: Vec<NewBlock> = ingested
         .page
@@ -796,7 +875,12 @@ fn classify_and_store(
             .filter(|src| seen.insert(src.clone()))
             .take(limits::MAX_ARTICLE_IMAGES);
         for url in urls {
-            if store.image_known(&url)? {
+            let claimed_now = shared
+                .images_claimed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(url.clone());
+            if !claimed_now || shared.read(|r| r.image_known(&url))?? {
                 known_images.push(url);
             } else {
                 to_fetch.push(url);
@@ -809,7 +893,9 @@ fn classify_and_store(
     };
     drop(ingested);
     let article = Article {
+        _held: held,
         page,
+        bytes,
         tree_doc,
         blocks,
         text,
@@ -818,7 +904,7 @@ fn classify_and_store(
         known_images,
     };
     if to_fetch.is_empty() {
-        return store_article(store, job, index, &article, &[]);
+        return store_article(shared, job, index, &article, &[]);
     }
     let batch = Arc::new(ImageBatch {
         job: Arc::clone(job),
@@ -840,7 +926,7 @@ fn classify_and_store(
 }
 
 fn store_article(
-    store: &mut Store,
+    shared: &Shared<'_>,
     job: &FeedJob,
     index: usize,
     a: &Article,
@@ -854,7 +940,7 @@ fn store_article(
     let article = NewArticle {
         url: &a.page.url,
         declared_charset: a.page.content_type.as_deref(),
-        raw: &a.page.body,
+        raw: &a.bytes,
         domain: &a.domain,
         url_key: &a.url_key,
         tree_doc: a.tree_doc,
@@ -863,7 +949,10 @@ fn store_article(
         images,
         known_images: &a.known_images,
     };
-    match store.item_store(&entry_ref, &new_item(entry, unix_now()), &article)? {
+    match shared
+        .db()
+        .item_store(&entry_ref, &new_item(entry, unix_now()), &article)?
+    {
         Stored::New(_) => lock_job(job).new_items += 1,
         Stored::Linked(_) => lock_job(job).linked += 1,
     }
@@ -877,12 +966,7 @@ fn lock_batch(batch: &ImageBatch) -> MutexGuard<'_, BatchState> {
 /// Downloads one image of an article, within the per-image cap and what is left of the
 /// article's budget; the article is stored with its images after the last one. Failures are
 /// stored too, so that they are not tried again.
-fn run_image(
-    shared: &Shared<'_>,
-    store: &mut Store,
-    batch: &Arc<ImageBatch>,
-    url: &str,
-) -> Result<(), RefreshError> {
+fn run_image(shared: &Shared<'_>, batch: &Arc<ImageBatch>, url: &str) -> Result<(), RefreshError> {
     let budget = lock_batch(batch).budget;
     let (content_type, data) = if budget == 0 {
         (None, Err("over the article's image budget".to_string()))
@@ -928,9 +1012,9 @@ fn run_image(
     let Some(images) = done else {
         return Ok(());
     };
-    store_article(store, &batch.job, batch.entry, &batch.article, &images)?;
+    store_article(shared, &batch.job, batch.entry, &batch.article, &images)?;
     lock_job(&batch.job).batches_left -= 1;
-    try_complete(shared, store, &batch.job)
+    try_complete(shared, &batch.job)
 }
 
 /// The outcome of `pith add`.

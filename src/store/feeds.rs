@@ -8,6 +8,7 @@ use std::io::{Read, Write};
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::{Store, StoreError};
+use crate::limits;
 
 /// A feed's row id.
 pub type FeedId = i64;
@@ -112,7 +113,7 @@ pub struct NewImage {
 }
 
 /// A block as stored for the inspector view.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NewBlock {
     /// Position in the page.
     pub position: u32,
@@ -159,8 +160,8 @@ pub struct NewArticle<'a> {
     pub url: &'a str,
     /// The HTTP charset.
     pub declared_charset: Option<&'a str>,
-    /// Raw bytes.
-    pub raw: &'a [u8],
+    /// The raw bytes, compressed by [`PageBytes::compress`].
+    pub raw: &'a PageBytes,
     /// The registrable domain.
     pub domain: &'a str,
     /// The URL key.
@@ -232,11 +233,43 @@ impl Stored {
     }
 }
 
-fn compress(raw: &[u8]) -> Result<Vec<u8>, StoreError> {
-    let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
-    enc.write_all(raw)
-        .and_then(|_| enc.finish())
-        .map_err(|e| StoreError::Corrupt(format!("cannot compress a page: {e}")))
+/// A page's raw bytes in the form the database keeps them (zlib). A refresh compresses a page once,
+/// when it arrives, and holds it so while it waits for classification or images: HTML shrinks
+/// to about a fifth, so more pages can wait in the same memory.
+#[derive(Debug, Clone)]
+pub struct PageBytes {
+    compressed: Vec<u8>,
+    len: usize,
+}
+
+impl PageBytes {
+    /// Compresses `raw`.
+    pub fn compress(raw: &[u8]) -> Result<PageBytes, StoreError> {
+        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+        let compressed = enc
+            .write_all(raw)
+            .and_then(|_| enc.finish())
+            .map_err(|e| StoreError::Corrupt(format!("cannot compress a page: {e}")))?;
+        Ok(PageBytes {
+            compressed,
+            len: raw.len(),
+        })
+    }
+
+    /// The raw bytes again.
+    pub fn decompress(&self) -> Result<Vec<u8>, StoreError> {
+        decompress(&self.compressed, self.len)
+    }
+
+    /// The raw length.
+    pub fn raw_len(&self) -> usize {
+        self.len
+    }
+
+    /// The compressed length (what it costs in memory).
+    pub fn compressed_len(&self) -> usize {
+        self.compressed.len()
+    }
 }
 
 fn decompress(blob: &[u8], len_hint: usize) -> Result<Vec<u8>, StoreError> {
@@ -289,7 +322,7 @@ fn delete_items(tx: &Transaction<'_>, ids: &[ItemId]) -> Result<(), StoreError> 
     for &id in ids {
         for sql in [
             "DELETE FROM item_fts WHERE rowid = ?1",
-            "DELETE FROM block WHERE item = ?1",
+            "DELETE FROM item_blocks WHERE item = ?1",
             "DELETE FROM page WHERE item = ?1",
             "DELETE FROM item_image WHERE item = ?1",
             "DELETE FROM feed_entry WHERE item = ?1",
@@ -306,6 +339,15 @@ fn delete_items(tx: &Transaction<'_>, ids: &[ItemId]) -> Result<(), StoreError> 
 }
 
 impl Store {
+    /// Gives this connection a larger page cache, for a refresh worker: inserting a page's block
+    /// hashes touches counters all over the URL Tree's tables, and the default 2 MB cache turns
+    /// that into reads of the same pages again and again.
+    pub fn tune_for_refresh(&self) -> Result<(), StoreError> {
+        self.conn
+            .pragma_update(None, "cache_size", -(limits::REFRESH_CACHE_KB as i64))?;
+        Ok(())
+    }
+
     /// Subscribes to `url` (with an optional title, e.g. from OPML). Returns the feed and whether
     /// it is new; subscribing twice is harmless.
     pub fn feed_add(
@@ -481,7 +523,9 @@ impl Store {
         item: &NewItem<'_>,
         article: &NewArticle<'_>,
     ) -> Result<Stored, StoreError> {
-        let raw = compress(article.raw)?;
+        let json = serde_json::to_vec(article.blocks)
+            .map_err(|e| StoreError::Corrupt(format!("cannot encode blocks: {e}")))?;
+        let blocks = PageBytes::compress(&json)?.compressed;
         self.write(|tx| {
             if let Some(existing) = tx
                 .prepare_cached("SELECT id FROM item WHERE domain = ?1 AND url_key = ?2")?
@@ -516,18 +560,11 @@ impl Store {
                 article.url,
                 article.declared_charset,
                 item.added,
-                article.raw.len() as i64,
-                raw
+                article.raw.len as i64,
+                article.raw.compressed
             ])?;
-            let mut block = tx.prepare_cached(
-                "INSERT INTO block (item, position, kind, text, image, content, reason)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?;
-            for b in article.blocks {
-                block.execute(params![
-                    id, b.position, b.kind, b.text, b.image, b.content, b.reason
-                ])?;
-            }
+            tx.prepare_cached("INSERT INTO item_blocks (item, blocks) VALUES (?1, ?2)")?
+                .execute(params![id, blocks])?;
             store_images(tx, id, article.images, item.added)?;
             let mut link =
                 tx.prepare_cached("INSERT OR IGNORE INTO item_image (item, url) VALUES (?1, ?2)")?;
@@ -674,21 +711,18 @@ impl Store {
 
     /// The blocks stored for an item with the labels they got when it arrived.
     pub fn item_blocks(&self, id: ItemId) -> Result<Vec<NewBlock>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT position, kind, text, image, content, reason FROM block WHERE item = ?1
-             ORDER BY position",
-        )?;
-        let rows = stmt.query_map([id], |r| {
-            Ok(NewBlock {
-                position: r.get(0)?,
-                kind: r.get(1)?,
-                text: r.get(2)?,
-                image: r.get(3)?,
-                content: r.get(4)?,
-                reason: r.get(5)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let blob: Option<Vec<u8>> = self
+            .conn
+            .prepare_cached("SELECT blocks FROM item_blocks WHERE item = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?;
+        let Some(blob) = blob else {
+            return Ok(Vec::new());
+        };
+        let json = decompress(&blob, blob.len() * 4)?;
+        serde_json::from_slice(&json).map_err(|e| {
+            StoreError::Corrupt(format!("item {id}: stored blocks do not decode: {e}"))
+        })
     }
 
     /// The images stored for an item.

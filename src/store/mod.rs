@@ -15,7 +15,7 @@ mod tree;
 
 pub use feeds::{
     EntryRef, FeedId, FeedInfo, ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewBlock,
-    NewImage, NewItem, SearchHit, Stored, StoredImage, StoredPage,
+    NewImage, NewItem, PageBytes, SearchHit, Stored, StoredImage, StoredPage,
 };
 
 const SCHEMA_SQL: &str = include_str!("../../schema.sql");
@@ -206,17 +206,33 @@ impl Store {
         Ok(())
     }
 
+    /// Moves everything in the write-ahead log into the database file and truncates the log: a
+    /// long refresh from many connections lets the log grow, since readers keep it from being
+    /// reset while they run.
+    pub fn checkpoint(&self) -> Result<(), StoreError> {
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
     /// Runs `f` inside one transaction: everything it writes lands together or not at all.
     pub(crate) fn write<T>(
         &mut self,
         f: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
+        // Writers of one process (refresh workers, one connection each) queue here rather than
+        // in SQLite's busy handler, which sleeps in fixed steps and leaves the write lock idle.
+        // Poisoning is ignored: the guard protects no data, only the turn to write.
+        let _turn = WRITE_TURN.lock().unwrap_or_else(|e| e.into_inner());
         let tx = self.conn.transaction()?;
         let value = f(&tx)?;
         tx.commit()?;
         Ok(value)
     }
 }
+
+/// The turn to write, shared by every connection of this process (see [`Store::write`]).
+static WRITE_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 #[cfg(test)]
 mod tests {
