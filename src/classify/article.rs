@@ -88,6 +88,7 @@ pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
         main: container,
         score: scores.get(container).unwrap_or(0.0),
         siblings: Vec::new(),
+        core: container,
     };
     from_containers(page, &stats, &mut facts, &choice)
 }
