@@ -16,7 +16,7 @@ fn page_level_extractor_and_default_on_single_page_datasets_keep_their_floor() {
             summaries
                 .iter()
                 .find(|s| s.method == m)
-                .map(|s| s.overall.clone())
+                .map(|s| s.overall)
                 .expect("method result")
         };
         let (page_level, site) = (row("pith-page"), row("pith"));
