@@ -55,6 +55,21 @@ pub fn classify(page: &Page) -> Vec<Label> {
 
 /// Runs the extractor on `page`: the labels and the containers they came from.
 pub fn extract(page: &Page) -> ArticleExtraction {
+    with_scores(page, |stats, facts, scores| {
+        let choice = select::choose(page, stats, facts, scores).filter(|c| stands_out(stats, c));
+        match choice {
+            Some(choice) => from_containers(page, stats, facts, &choice),
+            None => fallback(page, stats),
+        }
+    })
+}
+
+/// Computes the per-node aggregates and candidate scores once and hands them to `decide`; an
+/// empty page gives an empty extraction.
+fn with_scores(
+    page: &Page,
+    decide: impl FnOnce(&Stats, &mut NodeFacts<'_>, &select::Scores) -> ArticleExtraction,
+) -> ArticleExtraction {
     if page.blocks.is_empty() {
         return ArticleExtraction {
             labels: Vec::new(),
@@ -64,33 +79,21 @@ pub fn extract(page: &Page) -> ArticleExtraction {
     let stats = Stats::compute(page);
     let mut facts = NodeFacts::new(&page.dom);
     let scores = select::score(page, &stats, &mut facts);
-    let choice =
-        select::choose(page, &stats, &mut facts, &scores).filter(|c| stands_out(&stats, c));
-    match choice {
-        Some(choice) => from_containers(page, &stats, &mut facts, &choice),
-        None => fallback(page, &stats),
-    }
+    decide(&stats, &mut facts, &scores)
 }
 
 /// Runs the extractor's cleaning and headline rule inside a container chosen elsewhere (the one a
 /// site's pages agree on), instead of the container this page alone would suggest.
 pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
-    if page.blocks.is_empty() {
-        return ArticleExtraction {
-            labels: Vec::new(),
-            containers: Vec::new(),
+    with_scores(page, |stats, facts, scores| {
+        let choice = Choice {
+            main: container,
+            score: scores.get(container).unwrap_or(0.0),
+            siblings: Vec::new(),
+            core: container,
         };
-    }
-    let stats = Stats::compute(page);
-    let mut facts = NodeFacts::new(&page.dom);
-    let scores = select::score(page, &stats, &mut facts);
-    let choice = Choice {
-        main: container,
-        score: scores.get(container).unwrap_or(0.0),
-        siblings: Vec::new(),
-        core: container,
-    };
-    from_containers(page, &stats, &mut facts, &choice)
+        from_containers(page, stats, facts, &choice)
+    })
 }
 
 /// True when the chosen containers hold enough text to be the article.
