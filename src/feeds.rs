@@ -196,8 +196,10 @@ static XML_DECL_ENCODING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)^(\s*<\?xml[^>]*?encoding\s*=\s*["'])([A-Za-z0-9._:-]+)(["'])"#)
         .expect("static regex")
 });
+// Constant pattern, as above.
 static NAMED_ENTITY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"&(#X|[A-Za-z][A-Za-z0-9]{1,31};)").expect("static regex"));
+// Constant pattern, as above.
 static RSS_ROOT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"<rss(\s[^>]*)?>").expect("static regex"));
 
@@ -288,6 +290,7 @@ pub struct DiscoveredFeed {
     pub mime: String,
 }
 
+// Constant patterns: `expect` cannot fire once the unit tests, which use each of them, pass.
 static LINK_TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?is)<link\b([^>]*)>").expect("static regex"));
 static ATTR: LazyLock<Regex> = LazyLock::new(|| {

@@ -90,7 +90,7 @@ pub const MAX_RETRY_AFTER_WAIT_SECS: u64 = 10;
 pub const MAX_CONNECTIONS_PER_HOST: usize = 2;
 
 /// The pause between the starts of two requests to the same host, in milliseconds (politeness).
-pub const HOST_DELAY_MILLIS: u64 = 100;
+pub const HOST_DELAY_MILLIS: u64 = 50;
 
 /// The most bytes of an HTML page searched for `<link rel="alternate">` feeds (autodiscovery);
 /// the links live in `<head>`.

@@ -373,7 +373,7 @@ fn run_refresh(
     let on_event = |event: Event| match (&bar, event) {
         (Some(bar), Event::Started { feeds }) => {
             bar.set_length(feeds as u64);
-            bar.set_message("feeds");
+            bar.set_message("feeds and pages");
         }
         (Some(bar), Event::PagesQueued { count, .. }) => bar.inc_length(count as u64),
         (Some(bar), Event::PageDone { .. }) => bar.inc(1),

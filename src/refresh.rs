@@ -254,7 +254,7 @@ struct Article {
     page: PageMeta,
     bytes: PageBytes,
     tree_doc: Option<i64>,
-    blocks: Vec<NewBlock>,
+    blocks: PageBytes,
     text: String,
     domain: String,
     url_key: String,
@@ -281,8 +281,10 @@ struct Queue {
 struct Shared<'a> {
     store: Mutex<Store>,
     db_path: &'a Path,
-    /// Read-only work (classification reads hundreds of tree counters per page) runs on
-    /// connections of its own, in parallel with the writer.
+    /// Read-only work (classification reads hundreds of tree counters per page) and the
+    /// engine's ingestion (which parses the page before its one short write) run on pooled
+    /// connections of their own, in parallel with the shared writer; writes take turns in
+    /// [`Store::write`].
     readers: Mutex<Vec<Store>>,
     engine: &'a Engine,
     fetcher: Fetcher,
@@ -304,8 +306,8 @@ impl Shared<'_> {
         self.store.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Runs `f` on a reading connection from the pool (opened on first need).
-    fn read<R>(&self, f: impl FnOnce(&Store) -> R) -> Result<R, StoreError> {
+    /// Runs `f` on a pooled connection (opened on first need).
+    fn pooled<R>(&self, f: impl FnOnce(&mut Store) -> R) -> Result<R, StoreError> {
         let pooled = self.readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let reader = match pooled {
             Some(r) => r,
@@ -315,12 +317,18 @@ impl Shared<'_> {
                 r
             }
         };
-        let value = f(&reader);
+        let mut reader = reader;
+        let value = f(&mut reader);
         self.readers
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(reader);
         Ok(value)
+    }
+
+    /// Runs `f` on a pooled connection that only reads.
+    fn read<R>(&self, f: impl FnOnce(&Store) -> R) -> Result<R, StoreError> {
+        self.pooled(|s| f(s))
     }
 
     fn lock(&self) -> MutexGuard<'_, Queue> {
@@ -748,7 +756,7 @@ fn process_entry(
         title: entry.title.as_deref(),
         time: now,
     };
-    let ingested = shared.engine.ingest(&mut shared.db(), &doc);
+    let ingested = shared.pooled(|s| shared.engine.ingest(s, &doc))?;
     let ingested = match ingested {
         Ok(i) => i,
         // A response URL that makes no URL key (e.g. too long) cannot join a tree; the page is
@@ -897,7 +905,7 @@ fn classify_and_store(
         page,
         bytes,
         tree_doc,
-        blocks,
+        blocks: PageBytes::encode_blocks(&blocks)?,
         text,
         domain,
         url_key,

@@ -168,8 +168,8 @@ pub struct NewArticle<'a> {
     pub url_key: &'a str,
     /// The document in the tree.
     pub tree_doc: Option<i64>,
-    /// Blocks with labels.
-    pub blocks: &'a [NewBlock],
+    /// Blocks with labels, encoded by [`PageBytes::encode_blocks`].
+    pub blocks: &'a PageBytes,
     /// The clean text (for search).
     pub text: &'a str,
     /// Images kept as content, downloaded now.
@@ -254,6 +254,14 @@ impl PageBytes {
             compressed,
             len: raw.len(),
         })
+    }
+
+    /// A page's blocks with their labels, as stored for the inspector view (compressed JSON);
+    /// encoded by the caller so that a refresh does it outside the writer's turn.
+    pub fn encode_blocks(blocks: &[NewBlock]) -> Result<PageBytes, StoreError> {
+        let json = serde_json::to_vec(blocks)
+            .map_err(|e| StoreError::Corrupt(format!("cannot encode blocks: {e}")))?;
+        PageBytes::compress(&json)
     }
 
     /// The raw bytes again.
@@ -523,9 +531,7 @@ impl Store {
         item: &NewItem<'_>,
         article: &NewArticle<'_>,
     ) -> Result<Stored, StoreError> {
-        let json = serde_json::to_vec(article.blocks)
-            .map_err(|e| StoreError::Corrupt(format!("cannot encode blocks: {e}")))?;
-        let blocks = PageBytes::compress(&json)?.compressed;
+        let blocks = &article.blocks.compressed;
         self.write(|tx| {
             if let Some(existing) = tx
                 .prepare_cached("SELECT id FROM item WHERE domain = ?1 AND url_key = ?2")?

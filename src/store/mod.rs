@@ -220,12 +220,19 @@ impl Store {
         &mut self,
         f: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
+        // Connections of one process (a refresh writes through several) queue here rather than
+        // in SQLite's busy handler, which sleeps in fixed steps and leaves the write lock idle.
+        // Poisoning is ignored: the guard protects no data, only the turn to write.
+        let _turn = WRITE_TURN.lock().unwrap_or_else(|e| e.into_inner());
         let tx = self.conn.transaction()?;
         let value = f(&tx)?;
         tx.commit()?;
         Ok(value)
     }
 }
+
+/// The turn to write, shared by every connection of this process (see [`Store::write`]).
+static WRITE_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 #[cfg(test)]
 mod tests {
