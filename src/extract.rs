@@ -2,7 +2,7 @@
 //! The reader, `pith extract` and `pith eval` all call this, so what is measured is what is shown.
 
 use crate::classify::article::{self, ArticleExtraction};
-use crate::classify::{self, Label, Method, signature};
+use crate::classify::{self, Label, Method, signature, site};
 use crate::page::{self, Page};
 use crate::store::{DocId, Store, StoreError, TreeDocument, TreeInsert};
 use crate::urlkey::{self, QueryRules, UrlKey, UrlKeyError};
@@ -80,10 +80,16 @@ impl Engine {
             key,
             ..
         } = &opened;
-        let container = page_level
+        let mut site_signatures = page_level
             .containers
             .first()
-            .and_then(|&node| signature::signature(&page.dom, node));
+            .and_then(|&node| signature::signature(&page.dom, node))
+            .unwrap_or_default();
+        for slot in site::prose_slots(page, page_level) {
+            site_signatures.push('\n');
+            site_signatures.push_str(&slot);
+        }
+        let container = (!site_signatures.is_empty()).then_some(site_signatures);
         let (tree_doc, duplicate) = match key {
             Some(key) => {
                 let hashes: Vec<_> = page.blocks.iter().map(|b| b.hash).collect();

@@ -857,6 +857,26 @@ fn eval(
         run.pages as f64 / secs.max(1e-9),
         run.total_time.as_secs_f64()
     );
+    if !markdown && run.pages > 0 {
+        let per_page = |d: std::time::Duration| d.as_secs_f64() * 1000.0 / run.pages as f64;
+        let page_level = per_page(run.page_level_time);
+        let mut line = format!("ms/page: pith-page's extraction {page_level:.3}");
+        for (method, time) in options.methods.iter().zip(&run.method_times) {
+            // pith-page and the site-aware default reuse the extraction made at ingestion, so
+            // what they cost in all is that extraction plus their own step.
+            let reuses = matches!(method, Method::PithPage | Method::Site);
+            let own = per_page(*time);
+            line.push_str(&match reuses {
+                true => format!(
+                    "; {method} {:.3} ({:.2}x pith-page)",
+                    page_level + own,
+                    (page_level + own) / page_level.max(1e-9)
+                ),
+                false => format!("; {method} {own:.3}"),
+            });
+        }
+        println!("{line}");
+    }
     if let Some(out) = out {
         println!(
             "wrote texts, pages.csv, cumulative.csv and cumulative.png to {}",

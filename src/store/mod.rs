@@ -99,7 +99,9 @@ pub struct TreeDocument<'a> {
     pub url_key: &'a str,
     /// Its block hashes (made unique before counting).
     pub hashes: &'a [BlockHash],
-    /// The DOM signature of its main content container, when the page-level extractor found one.
+    /// Its site signatures, newline-separated: the DOM signature of its main content container
+    /// first (an empty line when the page-level extractor found none), then the keys of its prose
+    /// slots (see `classify::site::prose_slots`). Each is counted per node, like a block hash.
     pub container: Option<&'a str>,
     /// Its time in the stream, unix seconds (the history window's clock).
     pub added: i64,

@@ -10,7 +10,16 @@ use super::{
     unpack_hashes,
 };
 use crate::page::BlockHash;
-use crate::urltree::{Branch, HistoryWindow, NodeStats};
+use crate::urltree::{Branch, HistoryWindow, NodeStats, SLOT_PREFIX};
+
+/// The site signatures a document stored (its `container` column): newline-separated, the main
+/// container's first (absent when the page had none), then its prose slots (`slot:` prefix).
+fn site_signatures(stored: Option<&str>) -> impl Iterator<Item = &str> {
+    stored
+        .unwrap_or_default()
+        .split('\n')
+        .filter(|s| !s.is_empty())
+}
 
 impl Store {
     /// Inserts a document into its domain's tree, counting its unique hashes and its container
@@ -107,7 +116,7 @@ impl Store {
                     bump_counters.execute(params![node.id, &unique_json])?;
                 }
                 bump_node.execute(params![node.id, own])?;
-                if let Some(signature) = container {
+                for signature in site_signatures(container) {
                     bump_container.execute(params![node.id, signature])?;
                 }
             }
@@ -152,14 +161,17 @@ impl Store {
     /// The statistics of a document's branch, domain first, with the counts of `hashes` (the
     /// blocks to classify) at every node. Empty when the document is not in the tree.
     pub fn tree_branch(&self, doc: DocId, hashes: &[BlockHash]) -> Result<Branch, StoreError> {
-        let row: Option<(i64, Vec<u8>)> = self
+        let row: Option<(i64, Vec<u8>, Option<String>)> = self
             .conn
-            .prepare_cached("SELECT leaf, hashes FROM tree_doc WHERE id = ?1")?
-            .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?)))
+            .prepare_cached("SELECT leaf, hashes, container FROM tree_doc WHERE id = ?1")?
+            .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()?;
-        let Some((leaf, blob)) = row else {
+        let Some((leaf, blob, signatures)) = row else {
             return Ok(Branch::default());
         };
+        let slots: Vec<&str> = site_signatures(signatures.as_deref())
+            .filter(|s| s.starts_with(SLOT_PREFIX))
+            .collect();
         let mut chain = read_chain(&self.conn, leaf)?;
         let mut unique = hashes.to_vec();
         unique.sort_unstable();
@@ -202,8 +214,12 @@ impl Store {
         chain.reverse();
         counts_up.reverse();
         let mut get_containers = self.conn.prepare_cached(
-            "SELECT signature, count FROM site_container WHERE node = ?1
+            "SELECT signature, count FROM site_container
+             WHERE node = ?1 AND signature NOT LIKE 'slot:%'
              ORDER BY count DESC, signature LIMIT 8",
+        )?;
+        let mut get_slot = self.conn.prepare_cached(
+            "SELECT count FROM site_container WHERE node = ?1 AND signature = ?2",
         )?;
         let mut path = String::new();
         let mut nodes = Vec::with_capacity(chain.len());
@@ -215,11 +231,21 @@ impl Store {
             let containers = get_containers
                 .query_map([link.node.id], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<Vec<(String, u32)>, _>>()?;
+            let mut slot_counts = HashMap::with_capacity(slots.len());
+            for &slot in &slots {
+                if let Some(count) = get_slot
+                    .query_row(params![link.node.id, slot], |r| r.get::<_, u32>(0))
+                    .optional()?
+                {
+                    slot_counts.insert(slot.to_string(), count);
+                }
+            }
             nodes.push(NodeStats {
                 path: path.clone(),
                 support: u32::try_from(link.node.support).unwrap_or(u32::MAX),
                 counts,
                 containers,
+                slots: slot_counts,
             });
         }
         Ok(Branch { nodes })
@@ -306,9 +332,9 @@ impl Store {
                 for h in &hashes {
                     *want_counts.entry((node, hash_to_sql(h))).or_default() += 1;
                 }
-                if let Some(signature) = &container {
+                for signature in site_signatures(container.as_deref()) {
                     *want_containers
-                        .entry((node, signature.clone()))
+                        .entry((node, signature.to_string()))
                         .or_default() += 1;
                 }
                 node = *parents.get(&node).ok_or_else(|| {
@@ -475,7 +501,7 @@ fn remove_doc(tx: &Transaction<'_>, doc: DocId) -> Result<bool, StoreError> {
                 delete_spent.execute(params![node.id, &hashes_json])?;
             }
         }
-        if let Some(signature) = &container {
+        for signature in site_signatures(container.as_deref()) {
             let count: Option<i64> = decrement_container
                 .query_row(params![node.id, signature], |r| r.get(0))
                 .optional()?;
@@ -1056,6 +1082,62 @@ mod container_tests {
         store.tree_remove(docs[0]).unwrap();
         let branch = store.tree_branch(docs[3], &[]).unwrap();
         assert_eq!(branch.nodes[0].containers[0], ("div#story".to_string(), 2));
+        assert!(store.tree_consistency_errors().unwrap().is_empty());
+    }
+
+    #[test]
+    fn prose_slots_are_counted_apart_from_containers_and_leave_exactly() {
+        let mut store = Store::open_in_memory().unwrap();
+        let window = HistoryWindow::default();
+        let stored = [
+            "div#story\nslot:aa\nslot:bb",
+            "div#story\nslot:aa",
+            "\nslot:aa",
+            "div#story",
+        ];
+        let mut docs = Vec::new();
+        for (i, signatures) in stored.iter().enumerate() {
+            let branch: Vec<String> = ["ex.com", "www.ex.com", &format!("a{i}")]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            let key = format!("k{i}");
+            docs.push(
+                store
+                    .tree_insert(
+                        &TreeDocument {
+                            branch: &branch,
+                            url_key: &key,
+                            hashes: &[],
+                            container: Some(signatures),
+                            added: i as i64,
+                        },
+                        &window,
+                    )
+                    .unwrap()
+                    .doc(),
+            );
+        }
+        // The first document asks for its own slots; containers never list a slot.
+        let branch = store.tree_branch(docs[0], &[]).unwrap();
+        let domain = &branch.nodes[0];
+        assert_eq!(domain.containers, vec![("div#story".to_string(), 3)]);
+        assert_eq!(domain.slots.get("slot:aa"), Some(&3));
+        assert_eq!(domain.slots.get("slot:bb"), Some(&1));
+        assert_eq!(branch.nodes[2].slots.get("slot:aa"), Some(&1));
+        // The last document has no slots, so it is told of none.
+        assert!(
+            store.tree_branch(docs[3], &[]).unwrap().nodes[0]
+                .slots
+                .is_empty()
+        );
+        store.tree_remove(docs[1]).unwrap();
+        let branch = store.tree_branch(docs[0], &[]).unwrap();
+        assert_eq!(branch.nodes[0].slots.get("slot:aa"), Some(&2));
+        assert_eq!(
+            branch.nodes[0].containers,
+            vec![("div#story".to_string(), 2)]
+        );
         assert!(store.tree_consistency_errors().unwrap().is_empty());
     }
 }
