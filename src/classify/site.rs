@@ -16,7 +16,10 @@ use crate::classify::article::{self, ArticleExtraction};
 use crate::classify::signature;
 use crate::classify::{Label, Reason, Verdict, is_all_link_text};
 use crate::dom::NodeId;
-use crate::page::{BlockKind, Page};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::page::{BlockHash, BlockKind, Page};
 use crate::urltree::{Branch, NodeStats, SLOT_PREFIX};
 
 /// The method's name.
@@ -75,6 +78,8 @@ fn deciding_node(branch: &Branch) -> Option<&NodeStats> {
 /// Finds the container the site's pages agree on in this page: at the deepest node with enough
 /// pages where one exists, the signature found in this page that most of its pages chose.
 pub fn agreed_container(page: &Page, branch: &Branch) -> Option<Agreement> {
+    // The nodes of a branch mostly share their signatures: each is looked up in the page once.
+    let mut found: HashMap<&str, Option<(u32, NodeId)>> = HashMap::new();
     for node in branch
         .nodes
         .iter()
@@ -85,10 +90,12 @@ pub fn agreed_container(page: &Page, branch: &Branch) -> Option<Agreement> {
         for (sig, count) in &node.containers {
             // Several elements can share a signature (repeated widgets): take the one holding
             // the most words.
-            let best = signature::find(&page.dom, sig)
-                .into_iter()
-                .map(|n| (words_inside(page, n), n))
-                .max();
+            let best = *found.entry(sig.as_str()).or_insert_with(|| {
+                signature::find(&page.dom, sig)
+                    .into_iter()
+                    .map(|n| (words_inside(page, n), n))
+                    .max()
+            });
             if let Some((words, element)) = best
                 && words > 0
             {
@@ -233,17 +240,74 @@ pub fn classify(
     let Some(branch) = branch else {
         return page_level.labels.clone();
     };
-    let Some(decider) = deciding_node(branch) else {
-        // A young site: the page-level extractor alone.
-        return page_level.labels.clone();
-    };
+    match draft(page, branch, page_level) {
+        Some(draft) => finish(page, branch, draft),
+        None => page_level.labels.clone(),
+    }
+}
+
+/// The first half of the rule, which needs the branch's supports, containers and slots but no
+/// block counts: the article the site agrees on. The rule then reads the counts of the blocks
+/// [`hashes_needed`] names only (reading counts is most of what the rule costs).
+pub struct Draft<'a> {
+    base: Cow<'a, ArticleExtraction>,
+    agreement: Option<Agreement>,
+}
+
+/// Starts the rule; `None` when the site is too young to speak (the page-level labels stand).
+pub fn draft<'a>(
+    page: &Page,
+    branch: &Branch,
+    page_level: &'a ArticleExtraction,
+) -> Option<Draft<'a>> {
+    deciding_node(branch)?;
     let agreement = agreed_container(page, branch);
     let base = match &agreement {
         Some(a) if page_level.containers.first() != Some(&a.node) => {
-            article::extract_in(page, a.node)
+            Cow::Owned(article::extract_in(page, a.node))
         }
-        _ => page_level.clone(),
+        _ => Cow::Borrowed(page_level),
     };
+    Some(Draft { base, agreement })
+}
+
+/// The blocks whose tree counts [`finish`] reads when the article is `extraction`: those it keeps,
+/// and the prose outside it that the site may take back.
+pub fn hashes_needed(page: &Page, extraction: &ArticleExtraction) -> Vec<BlockHash> {
+    let mut hashes: Vec<BlockHash> = page
+        .blocks
+        .iter()
+        .zip(&extraction.labels)
+        .filter(|(_, l)| l.is_content())
+        .map(|(b, _)| b.hash)
+        .collect();
+    hashes.extend(
+        prose_outside(page, &extraction.labels, &extraction.containers)
+            .into_iter()
+            .map(|(i, _)| page.blocks[i].hash),
+    );
+    hashes
+}
+
+impl Draft<'_> {
+    /// The article the rule will finish from.
+    pub fn article(&self) -> &ArticleExtraction {
+        &self.base
+    }
+
+    /// Whether the site's article is the page-level extractor's own (most pages of a known
+    /// site): the counts read for the page-level article then serve.
+    pub fn is_page_level(&self) -> bool {
+        matches!(self.base, Cow::Borrowed(_))
+    }
+}
+
+/// Finishes the rule with the branch's counts (of at least [`hashes_needed`]).
+pub fn finish(page: &Page, branch: &Branch, draft: Draft<'_>) -> Vec<Label> {
+    let Some(decider) = deciding_node(branch) else {
+        return draft.base.labels.clone();
+    };
+    let Draft { base, agreement } = draft;
     let template_count = (TEMPLATE_SHARE * f64::from(decider.support)).ceil() as u32;
     let slot_count = ((SLOT_SHARE * f64::from(decider.support)).ceil() as u32).max(MIN_AGREEMENT);
     // Page-specific prose outside the article, in a slot where most of the site's pages carry
@@ -258,7 +322,7 @@ pub fn classify(
         .collect();
     page.blocks
         .iter()
-        .zip(base.labels)
+        .zip(base.into_owned().labels)
         .enumerate()
         .map(|(i, (block, base_label))| {
             if let Some((_, _, seen)) = site_prose.iter().find(|(at, ..)| *at == i) {
@@ -614,5 +678,14 @@ mod tests {
             .map(|(_, l)| l.reason.to_string())
             .unwrap();
         assert!(why.contains("their own prose here"), "{why}");
+        // The engine reads only the counts the rule needs; the labels are those of the rule run
+        // on the whole branch.
+        for page in &pages {
+            let branch = engine.branch(&store, page).unwrap();
+            assert_eq!(
+                engine.classify(&store, page, Method::Site).unwrap(),
+                super::classify(&page.page, branch.as_ref(), &page.page_level)
+            );
+        }
     }
 }

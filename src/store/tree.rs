@@ -186,7 +186,10 @@ impl Store {
         let mut counts_up: Vec<HashMap<BlockHash, u32>> = Vec::with_capacity(chain.len());
         for (i, link) in chain.iter().enumerate() {
             let node = link.node;
-            let counts = if node.own {
+            let counts = if unique.is_empty() {
+                // Asked for the branch's outline only (supports, containers, slots).
+                HashMap::new()
+            } else if node.own {
                 let mut counts = HashMap::with_capacity(unique.len());
                 let mut rows = get_counts.query(params![node.id, &unique_json])?;
                 while let Some(row) = rows.next()? {
