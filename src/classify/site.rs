@@ -71,7 +71,7 @@ pub struct Agreement {
 }
 
 /// The deepest node of the branch with enough pages to speak for the site.
-fn deciding_node(branch: &Branch) -> Option<&NodeStats> {
+pub fn deciding_node(branch: &Branch) -> Option<&NodeStats> {
     branch.nodes.iter().rev().find(|n| n.support > MIN_SUPPORT)
 }
 

@@ -1,4 +1,4 @@
-//! Pins and folders from the command line: `pith pin`, `pith pins`, `pith unpin` on an article
+//! The site commands: `pith pin`, `pith pins`, `pith unpin` and `pith tree` on articles
 //! fetched from a loopback server, and OPML folders through `pith import` / `feeds` / `export`.
 
 mod common;
@@ -105,6 +105,25 @@ fn a_pinned_block_changes_the_article_until_the_pin_is_removed() {
     let restored = must(pith(&db, &["read", &id]), "read after unpin");
     assert_eq!(restored, before, "removing the pins restores the labels");
 
+    // The site's tree, with the item's branch marked.
+    let tree = must(pith(&db, &["tree", "--item", &id]), "tree --item");
+    let lines: Vec<&str> = tree.lines().collect();
+    assert!(lines[0].starts_with("* 127.0.0.1  n_s=1"), "{tree}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with('*') && l.contains("owls  n_s=1")),
+        "{tree}"
+    );
+    let by_site = must(pith(&db, &["tree", &u("/anything")]), "tree SITE");
+    assert!(by_site.starts_with("  127.0.0.1  n_s=1"), "{by_site}");
+    let none = pith(&db, &["tree", "example.org"]);
+    assert!(
+        !none.ok && none.stderr.contains("no URL Tree for example.org"),
+        "{}",
+        none.stderr
+    );
+
     // Clear errors for what does not exist.
     let bad = pith(&db, &["unpin", "999"]);
     assert!(
@@ -147,4 +166,56 @@ fn opml_folders_survive_import_listing_and_export() {
         "the feed sits inside its folder: {exported}"
     );
     assert!(top > 0);
+}
+
+#[test]
+fn the_tree_names_the_node_that_speaks_for_a_known_site() {
+    let server = Server::start();
+    let r = &server.routes;
+    let u = |p: &str| server.url(p);
+    let birds = [
+        "owls", "wrens", "crows", "finches", "herons", "swifts", "larks", "robins",
+    ];
+    let mut entries = Vec::new();
+    for bird in birds {
+        let path = format!("/news/{bird}");
+        r.set(
+            &path,
+            Reply::ok(
+                "text/html",
+                article(
+                    &format!("All about {bird}"),
+                    &[&format!(
+                        "The {bird} of the valley were counted this spring by volunteers."
+                    )],
+                    None,
+                ),
+            ),
+        );
+        entries.push((bird.to_string(), u(&path), format!("About {bird}")));
+    }
+    r.set(
+        "/feed",
+        Reply::ok("application/rss+xml", rss("Birds", &entries)),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    must(pith(&db, &["add", &u("/feed")]), "add");
+    let id = must(pith(&db, &["items"]), "items")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    let tree = must(pith(&db, &["tree", "--item", &id, "--top", "2"]), "tree");
+    let decides: Vec<&str> = tree
+        .lines()
+        .filter(|l| l.contains("speaks for the site"))
+        .collect();
+    assert_eq!(decides.len(), 1, "{tree}");
+    assert!(decides[0].starts_with("*"), "on the item's branch: {tree}");
+    assert!(decides[0].contains("n_s=8"), "{tree}");
+    assert!(
+        tree.contains("more nodes"),
+        "children beyond --top are counted: {tree}"
+    );
 }
