@@ -22,13 +22,13 @@ fn url_tree_heuristics_on_cleanportaleval_keep_their_floor() {
     );
 }
 
-/// The site-aware default on the stream datasets, both modes (measured: cleanportaleval 0.9667
-/// causal, 0.9721 reread; msvcode-big9 0.9780 causal, 0.9792 reread). It must beat pith's
+/// The site-aware default on the stream datasets, both modes (measured: cleanportaleval 0.9718
+/// causal, 0.9743 reread; msvcode-big9 0.9783 causal, 0.9792 reread). It must beat pith's
 /// page-level extractor alone on them (0.9622 and 0.9776): that is what the site's memory is for.
 #[test]
 fn the_site_aware_default_keeps_its_floor_and_beats_the_page_level_extractor() {
     for (dataset, causal, reread) in [
-        ("cleanportaleval", 0.957, 0.962),
+        ("cleanportaleval", 0.961, 0.964),
         ("msvcode-big9", 0.968, 0.969),
     ] {
         for (mode, floor) in [(Mode::Causal, causal), (Mode::Reread, reread)] {
