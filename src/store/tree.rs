@@ -162,13 +162,14 @@ impl Store {
         unique.sort_unstable();
         unique.dedup();
         let unique_json = hashes_json(&unique);
+        // Driven by the list of hashes (see `count_in`).
         let mut get_counts = self.conn.prepare_cached(
-            "SELECT hash, count FROM tree_counter
-             WHERE node = ?1 AND hash IN (SELECT value FROM json_each(?2))",
+            "SELECT t.hash, t.count FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
+             WHERE t.node = ?1 AND t.hash = j.value",
         )?;
         let mut get_singles = self.conn.prepare_cached(
-            "SELECT hash FROM tree_counter
-             WHERE node = -?1 AND hash IN (SELECT value FROM json_each(?2))",
+            "SELECT t.hash FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
+             WHERE t.node = -?1 AND t.hash = j.value",
         )?;
         // Counters from the leaf up: a node without rows of its own has its child's counters on
         // this branch (all its documents are under it), or, with one document, this document's.
@@ -562,34 +563,49 @@ fn minus(all: &[i64], mut found: Vec<i64>) -> Vec<i64> {
 /// page per template hash, more as the site grew: 7× slower at 10,000 pages than at 100. Kept
 /// apart, the hot rows stay on a page or two, and an insert writes a new page's singles plus those.
 fn count_in(tx: &Transaction<'_>, node: i64, hashes: &[i64], json: &str) -> Result<(), StoreError> {
-    let repeated: Vec<i64> = tx
-        .prepare_cached(
-            "UPDATE tree_counter SET count = count + 1
-             WHERE node = ?1 AND hash IN (SELECT value FROM json_each(?2)) RETURNING hash",
-        )?
-        .query_map(params![node, json], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    if repeated.len() == hashes.len() {
-        return Ok(());
+    // Where each hash stands now: one read, driven by the list (`CROSS JOIN` keeps it the outer
+    // loop, so SQLite seeks each hash rather than building a temporary index of the list, which
+    // `IN (SELECT …)` does and which made an insert twice as costly on a young site).
+    let mut repeated = Vec::new();
+    let mut singles = Vec::new();
+    {
+        let mut find = tx.prepare_cached(
+            "SELECT t.hash, t.node > 0 FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
+             WHERE t.node IN (?1, -?1) AND t.hash = j.value",
+        )?;
+        let mut rows = find.query(params![node, json])?;
+        while let Some(row) = rows.next()? {
+            let hash: i64 = row.get(0)?;
+            if row.get::<_, bool>(1)? {
+                repeated.push(hash);
+            } else {
+                singles.push(hash);
+            }
+        }
     }
-    let rest = minus(hashes, repeated);
-    let rest_json = ints_json(&rest);
-    // A single seen again becomes a row of count 2.
-    let promoted: Vec<i64> = tx
-        .prepare_cached(
-            "DELETE FROM tree_counter
-             WHERE node = -?1 AND hash IN (SELECT value FROM json_each(?2)) RETURNING hash",
-        )?
-        .query_map(params![node, &rest_json], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    let new_json = if promoted.is_empty() {
-        rest_json
-    } else {
+    // Rows of 2 or more gain one; a single seen again becomes a row of count 2.
+    if !repeated.is_empty() || !singles.is_empty() {
+        let mut bumped = repeated.clone();
+        bumped.extend_from_slice(&singles);
         tx.prepare_cached(
-            "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, 2 FROM json_each(?2)",
+            "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, 2 FROM json_each(?2)
+             WHERE true ON CONFLICT (node, hash) DO UPDATE SET count = count + 1",
         )?
-        .execute(params![node, ints_json(&promoted)])?;
-        ints_json(&minus(&rest, promoted))
+        .execute(params![node, ints_json(&bumped)])?;
+    }
+    if !singles.is_empty() {
+        tx.prepare_cached(
+            "DELETE FROM tree_counter
+             WHERE node = -?1 AND hash IN (SELECT value FROM json_each(?2))",
+        )?
+        .execute(params![node, ints_json(&singles)])?;
+    }
+    // The rest are new under this node: singles.
+    let new_json = if repeated.is_empty() && singles.is_empty() {
+        json.to_owned()
+    } else {
+        repeated.extend_from_slice(&singles);
+        ints_json(&minus(hashes, repeated))
     };
     tx.prepare_cached(
         "INSERT INTO tree_counter (node, hash, count) SELECT -?1, value, 1 FROM json_each(?2)",
