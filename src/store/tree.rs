@@ -100,7 +100,7 @@ impl Store {
                     materialize(tx, node.id, node.support)?;
                 }
                 if own {
-                    count_in(tx, node.id, &unique_sql, &unique_json)?;
+                    count_in(tx, node.id, node.support, &unique_sql, &unique_json)?;
                 }
                 bump_node.execute(params![node.id, own])?;
                 if let Some(signature) = container {
@@ -552,6 +552,14 @@ fn minus(all: &[i64], mut found: Vec<i64>) -> Vec<i64> {
         .collect()
 }
 
+/// Below this many documents a node counts every hash under its own id (see [`count_in`]). It
+/// bounds the count-1 rows that stay among the repeated ones to a few pages' worth; tests use a
+/// tiny value so that both ways of counting, and nodes crossing between them, are exercised.
+#[cfg(not(test))]
+const YOUNG_NODE_DOCS: i64 = 32;
+#[cfg(test)]
+const YOUNG_NODE_DOCS: i64 = 3;
+
 /// Counts a document's unique hashes (`hashes`, sorted SQL integers, and the same as `json`) at a
 /// node that keeps rows of its own.
 ///
@@ -562,7 +570,29 @@ fn minus(all: &[i64], mut found: Vec<i64>) -> Vec<i64> {
 /// over as many B-tree pages as the whole range, so every insert dirtied (and wrote to the WAL) one
 /// page per template hash, more as the site grew: 7× slower at 10,000 pages than at 100. Kept
 /// apart, the hot rows stay on a page or two, and an insert writes a new page's singles plus those.
-fn count_in(tx: &Transaction<'_>, node: i64, hashes: &[i64], json: &str) -> Result<(), StoreError> {
+fn count_in(
+    tx: &Transaction<'_>,
+    node: i64,
+    support: i64,
+    hashes: &[i64],
+    json: &str,
+) -> Result<(), StoreError> {
+    // A young node (most nodes of a reader's sites) is small: its rows fit on a few pages
+    // whatever their counts, and one upsert counts the document, as before the singles. Reads
+    // accept a count of 1 under the node's id, so this is exact as long as the node has no singles
+    // yet (a node that grew old and shrank again keeps the full path).
+    if support < YOUNG_NODE_DOCS
+        && !tx
+            .prepare_cached("SELECT 1 FROM tree_counter WHERE node = -?1 LIMIT 1")?
+            .exists([node])?
+    {
+        tx.prepare_cached(
+            "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, 1 FROM json_each(?2)
+             WHERE true ON CONFLICT (node, hash) DO UPDATE SET count = count + 1",
+        )?
+        .execute(params![node, json])?;
+        return Ok(());
+    }
     // Where each hash stands now: one read, driven by the list (`CROSS JOIN` keeps it the outer
     // loop, so SQLite seeks each hash rather than building a temporary index of the list, which
     // `IN (SELECT …)` does and which made an insert twice as costly on a young site).
@@ -739,10 +769,11 @@ fn materialize(tx: &Transaction<'_>, node: i64, support: i64) -> Result<(), Stor
                     .ok_or_else(|| {
                         StoreError::Corrupt(format!("node {node} has a document but no leaf"))
                     })?;
-                // Every hash of a single document is counted once: singles.
+                // Every hash of a single document is counted once; the node is young, so they
+                // go under its own id (see `count_in`).
                 tx.prepare_cached(
                     "INSERT INTO tree_counter (node, hash, count)
-                     SELECT -?1, value, 1 FROM json_each(?2)",
+                     SELECT ?1, value, 1 FROM json_each(?2)",
                 )?
                 .execute(params![node, hashes_json(&unpack_hashes(&blob)?)])?;
                 return Ok(());
