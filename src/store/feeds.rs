@@ -899,7 +899,13 @@ mod page_bytes_tests {
             noise.push((x >> 24) as u8);
         }
         let html = "<p>Le même paragraphe, encore et encore.</p>".repeat(2_000);
-        for raw in [&b""[..], html.as_bytes(), &noise, b"<p>x</p>", html.as_bytes()] {
+        for raw in [
+            &b""[..],
+            html.as_bytes(),
+            &noise,
+            b"<p>x</p>",
+            html.as_bytes(),
+        ] {
             let bytes = PageBytes::compress(raw).unwrap();
             assert_eq!(bytes.raw_len(), raw.len());
             assert_eq!(bytes.decompress().unwrap(), raw);

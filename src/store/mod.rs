@@ -237,8 +237,8 @@ impl Store {
 ///
 /// `wal_autocheckpoint`: SQLite copies the write-ahead log back into the database file (with an
 /// fsync) once the log holds 1,000 pages by default. A URL Tree insert into a large site's tree
-/// writes a few dozen scattered pages, so the default checkpointed every few dozen pages stored,
-/// copying back mostly the same pages each time. A larger log (about 64 MB) lets one copy serve
+/// writes a few dozen scattered pages, so the default checkpoints every few dozen inserts, copying
+/// back mostly the same pages each time. A larger log (about 64 MB) lets one copy serve
 /// many inserts; a refresh truncates it when it ends ([`Store::checkpoint`]).
 fn tune(conn: &Connection) -> rusqlite::Result<()> {
     conn.pragma_update(None, "wal_autocheckpoint", crate::limits::REFRESH_WAL_PAGES)
