@@ -168,6 +168,7 @@ impl Store {
             .map_err(open_err)?;
         conn.busy_timeout(std::time::Duration::from_secs(30))
             .map_err(open_err)?;
+        tune(&conn).map_err(open_err)?;
         Store::init(conn)
     }
 
@@ -245,6 +246,18 @@ impl Store {
         tx.commit()?;
         Ok(value)
     }
+}
+
+/// Performance settings of a file database's connection (the speed work of issue 7; kept apart
+/// from the settings that make the file correct).
+///
+/// `wal_autocheckpoint`: SQLite copies the write-ahead log back into the database file (with an
+/// fsync) once the log holds 1,000 pages by default. A URL Tree insert into a large site's tree
+/// writes a few dozen scattered pages, so the default checkpoints every few dozen inserts, copying
+/// back mostly the same pages each time. A larger log (about 64 MB) lets one copy serve
+/// many inserts; a refresh truncates it when it ends ([`Store::checkpoint`]).
+fn tune(conn: &Connection) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "wal_autocheckpoint", crate::limits::REFRESH_WAL_PAGES)
 }
 
 /// The turn to write, shared by every connection of this process (see [`Store::write`]).
