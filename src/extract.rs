@@ -165,7 +165,11 @@ impl Engine {
         let Some(doc) = ingested.doc else {
             return Ok(site::classify(page, None, page_level));
         };
-        let branch = store.tree_branch(doc, &site::hashes_needed(page, page_level))?;
+        let branch = store.tree_branch_counted_at(
+            doc,
+            &site::hashes_needed(page, page_level),
+            site::MIN_SUPPORT,
+        )?;
         if branch.nodes.is_empty() {
             // The document has left the tree (history window).
             return Ok(site::classify(page, None, page_level));
@@ -176,7 +180,11 @@ impl Engine {
         if draft.is_page_level() {
             return Ok(site::finish(page, &branch, draft));
         }
-        let branch = store.tree_branch(doc, &site::hashes_needed(page, draft.article()))?;
+        let branch = store.tree_branch_counted_at(
+            doc,
+            &site::hashes_needed(page, draft.article()),
+            site::MIN_SUPPORT,
+        )?;
         Ok(site::finish(page, &branch, draft))
     }
 

@@ -12,6 +12,15 @@ use super::{
 use crate::page::BlockHash;
 use crate::urltree::{Branch, HistoryWindow, NodeStats, SLOT_PREFIX};
 
+/// Which nodes of a branch get their counts read.
+#[derive(Debug, Clone, Copy)]
+enum Counted {
+    /// Every node.
+    All,
+    /// The deepest node with more documents than this.
+    DeepestAbove(u32),
+}
+
 /// The site signatures a document stored (its `container` column): newline-separated, the main
 /// container's first (absent when the page had none), then its prose slots (`slot:` prefix).
 fn site_signatures(stored: Option<&str>) -> impl Iterator<Item = &str> {
@@ -157,6 +166,28 @@ impl Store {
     /// The statistics of a document's branch, domain first, with the counts of `hashes` (the
     /// blocks to classify) at every node. Empty when the document is not in the tree.
     pub fn tree_branch(&self, doc: DocId, hashes: &[BlockHash]) -> Result<Branch, StoreError> {
+        self.branch_counted(doc, hashes, Counted::All)
+    }
+
+    /// As [`Store::tree_branch`], with the counts read at one node only: the deepest node of the
+    /// branch with more than `min_support` documents (the node that speaks for the site in the
+    /// site-aware rule). The other nodes come with their supports, containers and slots, and no
+    /// counts; reading counts at every node was most of the rule's cost.
+    pub fn tree_branch_counted_at(
+        &self,
+        doc: DocId,
+        hashes: &[BlockHash],
+        min_support: u32,
+    ) -> Result<Branch, StoreError> {
+        self.branch_counted(doc, hashes, Counted::DeepestAbove(min_support))
+    }
+
+    fn branch_counted(
+        &self,
+        doc: DocId,
+        hashes: &[BlockHash],
+        counted: Counted,
+    ) -> Result<Branch, StoreError> {
         let row: Option<(i64, Vec<u8>, Option<String>)> = self
             .conn
             .prepare_cached("SELECT leaf, hashes, container FROM tree_doc WHERE id = ?1")?
@@ -183,58 +214,97 @@ impl Store {
             "SELECT t.hash FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
              WHERE t.node = -?1 AND t.hash = j.value",
         )?;
+        // The counts of a node that keeps rows of its own.
+        let mut own_counts = |node_id: i64| -> Result<HashMap<BlockHash, u32>, StoreError> {
+            let mut counts = HashMap::with_capacity(unique.len());
+            let mut rows = get_counts.query(params![node_id, &unique_json])?;
+            while let Some(row) = rows.next()? {
+                let hash: i64 = row.get(0)?;
+                counts.insert(BlockHash(hash.to_be_bytes()), row.get::<_, u32>(1)?);
+            }
+            // Without a row of count 2 or more, a hash of this document (which is under the
+            // node) is counted once: no need to look for its single row. Only hashes from
+            // elsewhere are looked up.
+            let mut elsewhere = Vec::new();
+            for hash in &unique {
+                if counts.contains_key(hash) {
+                    continue;
+                }
+                if own_set.binary_search(hash).is_ok() {
+                    counts.insert(*hash, 1);
+                } else {
+                    elsewhere.push(*hash);
+                }
+            }
+            if !elsewhere.is_empty() {
+                let mut rows = get_singles.query(params![node_id, hashes_json(&elsewhere)])?;
+                while let Some(row) = rows.next()? {
+                    let hash: i64 = row.get(0)?;
+                    counts.insert(BlockHash(hash.to_be_bytes()), 1);
+                }
+            }
+            Ok(counts)
+        };
+        let implied_error = |node: &BranchNode| {
+            StoreError::Corrupt(format!(
+                "node {} has {} documents but neither rows nor a child holding them all",
+                node.id, node.support
+            ))
+        };
+        let this_doc = || -> HashMap<BlockHash, u32> {
+            unique
+                .iter()
+                .filter(|h| own_set.binary_search(h).is_ok())
+                .map(|h| (*h, 1))
+                .collect()
+        };
         // Counters from the leaf up: a node without rows of its own has its child's counters on
         // this branch (all its documents are under it), or, with one document, this document's.
         let mut counts_up: Vec<HashMap<BlockHash, u32>> = Vec::with_capacity(chain.len());
-        for (i, link) in chain.iter().enumerate() {
-            let node = link.node;
-            let counts = if unique.is_empty() {
+        match counted {
+            _ if unique.is_empty() => {
                 // Asked for the branch's outline only (supports, containers, slots).
-                HashMap::new()
-            } else if node.own {
-                let mut counts = HashMap::with_capacity(unique.len());
-                let mut rows = get_counts.query(params![node.id, &unique_json])?;
-                while let Some(row) = rows.next()? {
-                    let hash: i64 = row.get(0)?;
-                    counts.insert(BlockHash(hash.to_be_bytes()), row.get::<_, u32>(1)?);
-                }
-                // Without a row of count 2 or more, a hash of this document (which is under the
-                // node) is counted once: no need to look for its single row. Only hashes from
-                // elsewhere are looked up.
-                let mut elsewhere = Vec::new();
-                for hash in &unique {
-                    if counts.contains_key(hash) {
-                        continue;
-                    }
-                    if own_set.binary_search(hash).is_ok() {
-                        counts.insert(*hash, 1);
+                counts_up.resize_with(chain.len(), HashMap::new);
+            }
+            Counted::All => {
+                for (i, link) in chain.iter().enumerate() {
+                    let node = link.node;
+                    let counts = if node.own {
+                        own_counts(node.id)?
+                    } else if i > 0 && chain[i - 1].node.support == node.support {
+                        counts_up[i - 1].clone()
+                    } else if node.support == 1 && i == 0 {
+                        this_doc()
                     } else {
-                        elsewhere.push(*hash);
-                    }
+                        return Err(implied_error(&node));
+                    };
+                    counts_up.push(counts);
                 }
-                if !elsewhere.is_empty() {
-                    let mut rows = get_singles.query(params![node.id, hashes_json(&elsewhere)])?;
-                    while let Some(row) = rows.next()? {
-                        let hash: i64 = row.get(0)?;
-                        counts.insert(BlockHash(hash.to_be_bytes()), 1);
-                    }
-                }
-                counts
-            } else if i > 0 && chain[i - 1].node.support == node.support {
-                counts_up[i - 1].clone()
-            } else if node.support == 1 && i == 0 {
-                unique
+            }
+            Counted::DeepestAbove(min_support) => {
+                counts_up.resize_with(chain.len(), HashMap::new);
+                if let Some(wanted) = chain
                     .iter()
-                    .filter(|h| own_set.binary_search(h).is_ok())
-                    .map(|h| (*h, 1))
-                    .collect()
-            } else {
-                return Err(StoreError::Corrupt(format!(
-                    "node {} has {} documents but neither rows nor a child holding them all",
-                    node.id, node.support
-                )));
-            };
-            counts_up.push(counts);
+                    .position(|l| u32::try_from(l.node.support).unwrap_or(u32::MAX) > min_support)
+                {
+                    // Down from the wanted node to the one whose rows (or single document)
+                    // its counts are.
+                    let mut i = wanted;
+                    let counts = loop {
+                        let node = chain[i].node;
+                        if node.own {
+                            break own_counts(node.id)?;
+                        } else if i > 0 && chain[i - 1].node.support == node.support {
+                            i -= 1;
+                        } else if node.support == 1 && i == 0 {
+                            break this_doc();
+                        } else {
+                            return Err(implied_error(&node));
+                        }
+                    };
+                    counts_up[wanted] = counts;
+                }
+            }
         }
         chain.reverse();
         counts_up.reverse();
@@ -1129,6 +1199,22 @@ mod tests {
                                 want,
                                 "seed {seed} step {step} depth {depth} {hash:?}"
                             );
+                        }
+                    }
+                    // Counts read at one node only: the same counts there, none elsewhere.
+                    for min_support in [0, 1, 2, 4] {
+                        let one = store
+                            .tree_branch_counted_at(*doc, &probe, min_support)
+                            .unwrap();
+                        let wanted = got.nodes.iter().rposition(|n| n.support > min_support);
+                        for (depth, (a, full)) in one.nodes.iter().zip(&got.nodes).enumerate() {
+                            assert_eq!(a.support, full.support);
+                            assert_eq!(a.containers, full.containers);
+                            if Some(depth) == wanted {
+                                assert_eq!(a.counts, full.counts, "seed {seed} step {step}");
+                            } else {
+                                assert!(a.counts.is_empty(), "seed {seed} step {step}");
+                            }
                         }
                     }
                 }
