@@ -12,11 +12,13 @@ pub const SCHEMA_VERSION: i64 = 1;
 
 mod feeds;
 mod tree;
+mod ui;
 
 pub use feeds::{
     EntryRef, FeedId, FeedInfo, ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewBlock,
     NewImage, NewItem, PageBytes, SearchHit, Stored, StoredImage, StoredPage,
 };
+pub use ui::ItemRow;
 
 const SCHEMA_SQL: &str = include_str!("../../schema.sql");
 
