@@ -1,4 +1,4 @@
--- pith's database schema, version 1 (kept in PRAGMA user_version).
+-- pith's database schema, version 2 (kept in PRAGMA user_version).
 -- The whole current schema: a fresh database runs this file; older databases are upgraded in place
 -- by the migrations in src/store/mod.rs. All SQL of the program lives in src/store/ and here.
 
@@ -72,7 +72,8 @@ CREATE TABLE IF NOT EXISTS feed (
     last_refresh  INTEGER,                   -- unix seconds of the last attempt
     last_ok       INTEGER,                   -- unix seconds of the last successful fetch
     last_error    TEXT,                      -- NULL when the last attempt succeeded
-    retry_after   INTEGER                    -- unix seconds; NULL when the server asked nothing
+    retry_after   INTEGER,                   -- unix seconds; NULL when the server asked nothing
+    folder        TEXT                       -- the OPML folder it was imported in (since version 2)
 );
 
 -- One article. url_key/domain identify it within its domain (paper §3): at most one item per key.
@@ -146,4 +147,18 @@ CREATE TABLE IF NOT EXISTS item_image (
 -- not be fetched); rowid = item.id.
 CREATE VIRTUAL TABLE IF NOT EXISTS item_fts USING fts5 (
     title, body, tokenize = 'unicode61 remove_diacritics 2'
+);
+
+-- A user's pins (since version 2): a block of a site pinned "always content" (verdict 1) or "always
+-- boilerplate" (verdict 0) from the inspector or `pith pin`. Keyed like the tree's counters, by the
+-- registrable domain and the block's hash, so the pin holds on every page of the site where the
+-- same block appears; the classifier applies pins after every other rule.
+CREATE TABLE IF NOT EXISTS pin (
+    id      INTEGER PRIMARY KEY,
+    domain  TEXT    NOT NULL,
+    hash    INTEGER NOT NULL,
+    verdict INTEGER NOT NULL,
+    text    TEXT    NOT NULL,                -- the block's text (or image address) when pinned
+    created INTEGER NOT NULL,                -- unix seconds
+    UNIQUE (domain, hash)
 );

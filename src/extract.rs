@@ -147,7 +147,8 @@ impl Engine {
         Ok((!branch.nodes.is_empty()).then_some(branch))
     }
 
-    /// Labels an ingested document's blocks with `method`, reading its branch from the tree.
+    /// Labels an ingested document's blocks with `method`, reading its branch from the tree, and
+    /// applies the user's pins for its site (they override every method).
     pub fn classify(
         &self,
         store: &Store,
@@ -159,11 +160,120 @@ impl Engine {
         } else {
             None
         };
-        Ok(classify::classify_with(
+        let mut labels = classify::classify_with(
             method,
             &ingested.page,
             branch.as_ref(),
             &ingested.page_level,
-        ))
+        );
+        if let Some(key) = &ingested.key {
+            let pins = store.pin_verdicts(&key.domain)?;
+            classify::apply_pins(&ingested.page, &mut labels, &pins);
+        }
+        Ok(labels)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::PinVerdict;
+
+    fn page(n: usize) -> String {
+        format!(
+            "<html><body><nav><a href='/'>Home</a> <a href='/world'>World</a></nav>\
+             <article><h1>Story number {n}</h1>\
+             <p>The council met on day {n} and spoke at length about the river, the bridge and \
+             the budget that the town will need next year to keep both open.</p>\
+             <p>Residents asked questions for an hour; the mayor answered most of them in turn, \
+             story {n} of the series.</p></article>\
+             <footer>Copyright Example News, all rights reserved.</footer></body></html>"
+        )
+    }
+
+    #[test]
+    fn pins_override_the_method_on_every_page_of_the_site_and_only_there() {
+        let engine = Engine::default();
+        let mut store = Store::open_in_memory().unwrap();
+        let mut last = None;
+        for n in 0..3 {
+            let html = page(n);
+            let url = format!("https://news.example.com/story/{n}");
+            let doc = Document {
+                bytes: html.as_bytes(),
+                declared_charset: None,
+                url: Some(&url),
+                title: None,
+                time: n as i64,
+            };
+            last = Some(engine.ingest(&mut store, &doc).unwrap());
+        }
+        let ingested = last.unwrap();
+        let method = Method::default_method();
+        let before = engine.classify(&store, &ingested, method).unwrap();
+        let footer = ingested
+            .page
+            .blocks
+            .iter()
+            .position(|b| b.text.starts_with("Copyright"))
+            .unwrap();
+        let first_paragraph = ingested
+            .page
+            .blocks
+            .iter()
+            .position(|b| b.text.starts_with("The council"))
+            .unwrap();
+        assert!(!before[footer].is_content());
+        assert!(before[first_paragraph].is_content());
+
+        let domain = &ingested.key.as_ref().unwrap().domain;
+        let pages_blocks = &ingested.page.blocks;
+        store
+            .pin_add(
+                domain,
+                pages_blocks[footer].hash,
+                PinVerdict::Content,
+                "Copyright",
+                9,
+            )
+            .unwrap();
+        store
+            .pin_add(
+                domain,
+                pages_blocks[first_paragraph].hash,
+                PinVerdict::Boilerplate,
+                "The council",
+                9,
+            )
+            .unwrap();
+        // A pin of another site changes nothing here.
+        store
+            .pin_add(
+                "other.example",
+                pages_blocks[0].hash,
+                PinVerdict::Boilerplate,
+                "Home",
+                9,
+            )
+            .unwrap();
+        let after = engine.classify(&store, &ingested, method).unwrap();
+        assert!(after[footer].is_content());
+        assert_eq!(
+            after[footer].reason,
+            classify::Reason::Pinned {
+                was: crate::urltree::Verdict::Boilerplate
+            }
+        );
+        assert!(!after[first_paragraph].is_content());
+        for (i, (a, b)) in before.iter().zip(&after).enumerate() {
+            if i != footer && i != first_paragraph {
+                assert_eq!(a, b, "block {i} is not pinned and keeps its label");
+            }
+        }
+        // Removing the pin gives the method's label back.
+        let pin = store.pins(Some(domain)).unwrap()[0].id;
+        store.pin_remove(pin).unwrap();
+        store.pin_remove(pin + 1).unwrap();
+        assert_eq!(engine.classify(&store, &ingested, method).unwrap(), before);
     }
 }

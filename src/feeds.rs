@@ -378,6 +378,9 @@ pub struct OpmlFeed {
     pub title: Option<String>,
     /// `htmlUrl`.
     pub site_url: Option<String>,
+    /// The folder (enclosing outlines without `xmlUrl`, outermost first, joined with ` / `);
+    /// `None` at the top level.
+    pub folder: Option<String>,
 }
 
 /// An OPML file that could not be read.
@@ -391,38 +394,54 @@ pub enum OpmlError {
     Write(String),
 }
 
-/// Every feed (outline with an `xmlUrl`) of an OPML document, folders flattened, in order,
-/// without duplicates.
+/// Every feed (outline with an `xmlUrl`) of an OPML document, in order, without duplicates (the
+/// first listing wins), each with the folder it sits in.
 pub fn opml_import(text: &str) -> Result<Vec<OpmlFeed>, OpmlError> {
     let doc = opml::OPML::from_str(text).map_err(|e| OpmlError::Parse(e.to_string()))?;
     let mut out: Vec<OpmlFeed> = Vec::new();
-    // Iterative walk: nesting depth comes from the file.
-    let mut stack: Vec<&opml::Outline> = doc.body.outlines.iter().rev().collect();
-    while let Some(outline) = stack.pop() {
-        if let Some(url) = outline
+    let mut seen = std::collections::HashSet::new();
+    // Iterative walk (nesting depth comes from the file), each outline with its folder path.
+    let mut stack: Vec<(&opml::Outline, Option<String>)> =
+        doc.body.outlines.iter().rev().map(|o| (o, None)).collect();
+    while let Some((outline, folder)) = stack.pop() {
+        let url = outline
             .xml_url
             .as_deref()
             .map(str::trim)
-            .filter(|u| !u.is_empty())
-            && !out.iter().any(|f| f.url == url)
-        {
-            let title = outline
-                .title
-                .clone()
-                .filter(|t| !t.trim().is_empty())
-                .or_else(|| Some(outline.text.clone()).filter(|t| !t.trim().is_empty()));
-            out.push(OpmlFeed {
-                url: url.to_string(),
-                title,
-                site_url: outline.html_url.clone(),
-            });
+            .filter(|u| !u.is_empty());
+        let title = outline
+            .title
+            .clone()
+            .filter(|t| !t.trim().is_empty())
+            .or_else(|| Some(outline.text.clone()).filter(|t| !t.trim().is_empty()));
+        match url {
+            Some(url) => {
+                if seen.insert(url.to_string()) {
+                    out.push(OpmlFeed {
+                        url: url.to_string(),
+                        title,
+                        site_url: outline.html_url.clone(),
+                        folder: folder.clone(),
+                    });
+                }
+                stack.extend(outline.outlines.iter().rev().map(|o| (o, folder.clone())));
+            }
+            None => {
+                // An outline without a feed is a folder; an untitled one adds no level.
+                let inner = match (title.as_deref().map(str::trim), &folder) {
+                    (Some(name), Some(outer)) => Some(format!("{outer} / {name}")),
+                    (Some(name), None) => Some(name.to_string()),
+                    (None, _) => folder.clone(),
+                };
+                stack.extend(outline.outlines.iter().rev().map(|o| (o, inner.clone())));
+            }
         }
-        stack.extend(outline.outlines.iter().rev());
     }
     Ok(out)
 }
 
-/// An OPML 2.0 document listing `feeds`.
+/// An OPML 2.0 document listing `feeds`, each in its folder (one outline level per folder, in
+/// order of first appearance; a nested folder path `a / b` is written as one level named so).
 pub fn opml_export(feeds: &[OpmlFeed]) -> Result<String, OpmlError> {
     let mut doc = opml::OPML {
         head: Some(opml::Head {
@@ -433,14 +452,33 @@ pub fn opml_export(feeds: &[OpmlFeed]) -> Result<String, OpmlError> {
     };
     for feed in feeds {
         let name = feed.title.clone().unwrap_or_else(|| feed.url.clone());
-        doc.body.outlines.push(opml::Outline {
+        let outline = opml::Outline {
             text: name.clone(),
             title: Some(name),
             r#type: Some("rss".into()),
             xml_url: Some(feed.url.clone()),
             html_url: feed.site_url.clone(),
             ..opml::Outline::default()
-        });
+        };
+        match &feed.folder {
+            None => doc.body.outlines.push(outline),
+            Some(folder) => {
+                let position = doc
+                    .body
+                    .outlines
+                    .iter()
+                    .position(|o| o.xml_url.is_none() && &o.text == folder);
+                match position {
+                    Some(i) => doc.body.outlines[i].outlines.push(outline),
+                    None => doc.body.outlines.push(opml::Outline {
+                        text: folder.clone(),
+                        title: Some(folder.clone()),
+                        outlines: vec![outline],
+                        ..opml::Outline::default()
+                    }),
+                }
+            }
+        }
     }
     doc.to_string().map_err(|e| OpmlError::Write(e.to_string()))
 }
@@ -524,16 +562,23 @@ mod tests {
     }
 
     #[test]
-    fn opml_round_trip_flattens_folders() {
+    fn opml_round_trip_keeps_folders() {
         let text = r#"<?xml version="1.0"?><opml version="2.0"><head><title>x</title></head><body>
             <outline text="Folder"><outline text="A" xmlUrl="http://a.example/feed" htmlUrl="http://a.example/"/>
-            <outline text="B" title="Bee" xmlUrl="http://b.example/rss"/></outline>
+            <outline text="B" title="Bee" xmlUrl="http://b.example/rss"/>
+            <outline text="Inner"><outline text="C" xmlUrl="http://c.example/rss"/></outline></outline>
             <outline text="A again" xmlUrl="http://a.example/feed"/>
+            <outline text="D" xmlUrl="http://d.example/rss"/>
             </body></opml>"#;
         let feeds = opml_import(text).unwrap();
-        assert_eq!(feeds.len(), 2);
+        assert_eq!(feeds.len(), 4);
         assert_eq!(feeds[0].title.as_deref(), Some("A"));
         assert_eq!(feeds[1].title.as_deref(), Some("Bee"));
+        let folders: Vec<_> = feeds.iter().map(|f| f.folder.as_deref()).collect();
+        assert_eq!(
+            folders,
+            [Some("Folder"), Some("Folder"), Some("Folder / Inner"), None]
+        );
         let out = opml_export(&feeds).unwrap();
         assert_eq!(opml_import(&out).unwrap(), feeds);
         assert!(opml_import("not xml").is_err());

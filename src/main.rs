@@ -16,7 +16,7 @@ use pith::fetch::FetchConfig;
 use pith::page::BlockKind;
 use pith::reading;
 use pith::refresh::{self, Event, FeedOutcome, RefreshOptions};
-use pith::store::{FeedInfo, ItemFilter, ItemScope, Store};
+use pith::store::{FeedInfo, ItemFilter, ItemScope, PinVerdict, Store};
 use pith::urlkey::QueryRules;
 
 /// pith: a feed reader that shows only the main content of every article.
@@ -151,6 +151,35 @@ enum Command {
         /// The item's id.
         id: i64,
     },
+    /// Pin a block of an article "always content" or "always boilerplate" on its whole site (the
+    /// block's number is the first column of `pith read ID --blocks`).
+    Pin {
+        /// The item's id.
+        item: i64,
+        /// The block's number on that page.
+        block: u32,
+        /// Always content.
+        #[arg(
+            long,
+            conflicts_with = "boilerplate",
+            required_unless_present = "boilerplate"
+        )]
+        content: bool,
+        /// Always boilerplate.
+        #[arg(long)]
+        boilerplate: bool,
+    },
+    /// List the pins, of every site or of one registrable domain.
+    Pins {
+        /// Only this site (registrable domain, e.g. example.com).
+        #[arg(long)]
+        site: Option<String>,
+    },
+    /// Remove a pin (by the id `pith pins` shows).
+    Unpin {
+        /// The pin's id.
+        id: i64,
+    },
     /// Mark an item, a feed's items, or everything read (or unread with --unread).
     MarkRead {
         /// The item's id.
@@ -267,12 +296,16 @@ fn import(db: Option<PathBuf>, file: &Path) -> Result<()> {
     let now = now();
     let mut new = 0;
     for feed in &list {
-        let (_, created) = store.feed_add(
+        let (id, created) = store.feed_add(
             &feed.url,
             feed.title.as_deref(),
             feed.site_url.as_deref(),
             now,
         )?;
+        // A feed already subscribed keeps the folder the user has; a new one takes the file's.
+        if created {
+            store.feed_set_folder(id, feed.folder.as_deref())?;
+        }
         new += usize::from(created);
     }
     println!(
@@ -293,6 +326,7 @@ fn export(db: Option<PathBuf>, file: Option<&Path>) -> Result<()> {
             url: f.url,
             title: f.title,
             site_url: f.site_url,
+            folder: f.folder,
         })
         .collect();
     let text = feeds::opml_export(&list)?;
@@ -336,6 +370,9 @@ fn list_feeds(db: Option<PathBuf>) -> Result<()> {
             f.unread,
             when(f.last_refresh),
         )?;
+        if let Some(folder) = &f.folder {
+            writeln!(out, "      in {folder}")?;
+        }
         if let Some(err) = &f.last_error {
             writeln!(out, "      error: {err}")?;
         }
@@ -595,6 +632,87 @@ fn mark_read(
     Ok(())
 }
 
+fn pin(db: Option<PathBuf>, item_id: i64, position: u32, verdict: PinVerdict) -> Result<()> {
+    let mut store = open_store(db)?;
+    let item = store
+        .item(item_id)?
+        .with_context(|| format!("no item {item_id} (see `pith items`)"))?;
+    let page = store.item_page(item_id)?.with_context(|| {
+        format!("item {item_id} has no stored page (it could not be fetched), so no blocks to pin")
+    })?;
+    let doc = Document {
+        bytes: &page.raw,
+        declared_charset: page.declared_charset.as_deref(),
+        url: Some(&page.url),
+        title: Some(&item.title),
+        time: page.fetched,
+    };
+    let opened = engine()?.reopen(&doc, None)?;
+    let key = opened
+        .key
+        .as_ref()
+        .context("the page's address has no site to pin for")?;
+    let block = opened
+        .page
+        .blocks
+        .iter()
+        .find(|b| b.position == position)
+        .with_context(|| {
+            format!(
+                "item {item_id} has blocks 0 to {}; see `pith read {item_id} --blocks`",
+                opened.page.blocks.len().saturating_sub(1)
+            )
+        })?;
+    let text = match &block.image {
+        Some(img) => img.src.clone(),
+        None => block.text.chars().take(200).collect(),
+    };
+    let id = store.pin_add(&key.domain, block.hash, verdict, &text, now())?;
+    println!(
+        "pin {id}: this block is always {} on {}",
+        verdict_name(verdict),
+        key.domain
+    );
+    Ok(())
+}
+
+fn verdict_name(verdict: PinVerdict) -> &'static str {
+    match verdict {
+        PinVerdict::Content => "content",
+        PinVerdict::Boilerplate => "boilerplate",
+    }
+}
+
+fn list_pins(db: Option<PathBuf>, site: Option<&str>) -> Result<()> {
+    let store = open_store(db)?;
+    let pins = store.pins(site)?;
+    if pins.is_empty() {
+        println!("no pins yet: `pith pin ITEM BLOCK --content|--boilerplate`");
+    }
+    let mut out = std::io::stdout().lock();
+    for pin in pins {
+        let text: String = pin.text.chars().take(80).collect();
+        writeln!(
+            out,
+            "{:>4}  {}  always {}  (since {})\n      {text}",
+            pin.id,
+            pin.domain,
+            verdict_name(pin.verdict),
+            when(Some(pin.created))
+        )?;
+    }
+    Ok(())
+}
+
+fn unpin(db: Option<PathBuf>, id: i64) -> Result<()> {
+    let mut store = open_store(db)?;
+    if !store.pin_remove(id)? {
+        bail!("no pin {id} (see `pith pins`)");
+    }
+    println!("removed pin {id}");
+    Ok(())
+}
+
 fn parse_methods(spec: &str) -> Result<Vec<Method>> {
     if spec == "all" {
         return Ok(Method::all());
@@ -806,6 +924,21 @@ fn main() {
         Some(Command::Read { id, blocks }) => read(cli.db, id, blocks),
         Some(Command::Search { query, limit }) => search(cli.db, &query, limit),
         Some(Command::Star { id }) => star(cli.db, id),
+        Some(Command::Pin {
+            item,
+            block,
+            content,
+            ..
+        }) => {
+            let verdict = if content {
+                PinVerdict::Content
+            } else {
+                PinVerdict::Boilerplate
+            };
+            pin(cli.db, item, block, verdict)
+        }
+        Some(Command::Pins { site }) => list_pins(cli.db, site.as_deref()),
+        Some(Command::Unpin { id }) => unpin(cli.db, id),
         Some(Command::MarkRead {
             id,
             feed,

@@ -124,6 +124,11 @@ pub enum Reason {
         /// What `pith-page` saw (its reason, without the extractor's name).
         why: String,
     },
+    /// The user pinned this block of the site to a verdict; the pin overrides every rule.
+    Pinned {
+        /// What the method itself said, so the inspector can show what the pin changed.
+        was: Verdict,
+    },
 }
 
 impl fmt::Display for Reason {
@@ -137,6 +142,13 @@ impl fmt::Display for Reason {
                     "no URL Tree (page without URL), {}: {why}",
                     article::NAME
                 )
+            }
+            Reason::Pinned { was } => {
+                let was = match was {
+                    Verdict::Content => "content",
+                    Verdict::Boilerplate => "boilerplate",
+                };
+                write!(f, "pinned by you for this site (the method said {was})")
             }
         }
     }
@@ -222,6 +234,26 @@ fn classify_page(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<La
             })
             .collect(),
         (Method::PithPage | Method::Site, _) => article::classify(page),
+    }
+}
+
+/// Applies a site's pins to a page's labels: a pinned block gets the pinned verdict whatever the
+/// method said, with a reason that keeps the method's own verdict.
+pub fn apply_pins(
+    page: &Page,
+    labels: &mut [Label],
+    pins: &std::collections::HashMap<crate::page::BlockHash, Verdict>,
+) {
+    if pins.is_empty() {
+        return;
+    }
+    for (block, label) in page.blocks.iter().zip(labels.iter_mut()) {
+        if let Some(&verdict) = pins.get(&block.hash) {
+            *label = Label {
+                verdict,
+                reason: Reason::Pinned { was: label.verdict },
+            };
+        }
     }
 }
 

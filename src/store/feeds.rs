@@ -42,6 +42,8 @@ pub struct FeedInfo {
     pub items: u32,
     /// Of those, unread.
     pub unread: u32,
+    /// The folder it sits in (from OPML), `None` at the top level.
+    pub folder: Option<String>,
 }
 
 /// An item in a listing.
@@ -302,6 +304,7 @@ fn feed_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FeedInfo> {
         retry_after: r.get(9)?,
         items: r.get(10)?,
         unread: r.get(11)?,
+        folder: r.get(12)?,
     })
 }
 
@@ -309,7 +312,8 @@ const FEED_SELECT: &str = "SELECT f.id, f.url, f.title, f.site_url, f.etag, f.la
         f.last_refresh, f.last_ok, f.last_error, f.retry_after,
         (SELECT count(DISTINCT e.item) FROM feed_entry e WHERE e.feed = f.id),
         (SELECT count(DISTINCT e.item) FROM feed_entry e JOIN item i ON i.id = e.item
-           WHERE e.feed = f.id AND i.read = 0)
+           WHERE e.feed = f.id AND i.read = 0),
+        f.folder
     FROM feed f";
 
 fn insert_fts(tx: &Transaction<'_>, id: ItemId, title: &str, body: &str) -> Result<(), StoreError> {
@@ -378,6 +382,21 @@ impl Store {
             )?
             .execute(params![url, title, site_url, now])?;
             Ok((tx.last_insert_rowid(), true))
+        })
+    }
+
+    /// Puts a feed in a folder (`None`: the top level). False when there is no such feed.
+    pub fn feed_set_folder(
+        &mut self,
+        id: FeedId,
+        folder: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let folder = folder.map(str::trim).filter(|f| !f.is_empty());
+        self.write(|tx| {
+            Ok(tx
+                .prepare_cached("UPDATE feed SET folder = ?2 WHERE id = ?1")?
+                .execute(params![id, folder])?
+                > 0)
         })
     }
 

@@ -8,9 +8,10 @@ use rusqlite::{Connection, Transaction, TransactionBehavior};
 use crate::page::BlockHash;
 
 /// The schema this build writes (SQLite `user_version`).
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 mod feeds;
+mod pins;
 mod tree;
 mod ui;
 
@@ -18,14 +19,27 @@ pub use feeds::{
     EntryRef, FeedId, FeedInfo, ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewBlock,
     NewImage, NewItem, PageBytes, SearchHit, Stored, StoredImage, StoredPage,
 };
+pub use pins::{Pin, PinVerdict};
 pub use ui::ItemRow;
 
 const SCHEMA_SQL: &str = include_str!("../../schema.sql");
 
-/// The in-place upgrades: entry `i` turns a version `i + 1` file into version `i + 2`. Empty while
-/// version 1 is the only one that shipped; a schema change appends its `ALTER TABLE`s here and
-/// bumps [`SCHEMA_VERSION`] (and `schema.sql` for fresh files).
-const MIGRATIONS: &[&str] = &[];
+/// The in-place upgrades: entry `i` turns a version `i + 1` file into version `i + 2`. A schema
+/// change appends its `ALTER TABLE`s here, bumps [`SCHEMA_VERSION`] and edits `schema.sql` (which
+/// fresh files run) to the same result.
+const MIGRATIONS: &[&str] = &[
+    // 1 → 2: feed folders from OPML, and the user's pins.
+    "ALTER TABLE feed ADD COLUMN folder TEXT;
+     CREATE TABLE IF NOT EXISTS pin (
+         id      INTEGER PRIMARY KEY,
+         domain  TEXT    NOT NULL,
+         hash    INTEGER NOT NULL,
+         verdict INTEGER NOT NULL,
+         text    TEXT    NOT NULL,
+         created INTEGER NOT NULL,
+         UNIQUE (domain, hash)
+     );",
+];
 
 /// A database operation that failed.
 #[derive(Debug, thiserror::Error)]

@@ -52,7 +52,7 @@ impl Shade {
 
 /// Whether the block's label came from a pin.
 pub fn is_pinned(block: &ArticleBlock) -> bool {
-    block.label.reason.to_string().starts_with("pinned")
+    matches!(block.label.reason, crate::classify::Reason::Pinned { .. })
 }
 
 /// The label word of a block, with "pinned" when a pin decided it.

@@ -1,52 +1,29 @@
 //! Pins as the window uses them: a block of a site pinned "always content" or "always boilerplate".
-//! A thin adapter over the store's pin calls, so the window's code does not change when the
-//! store's pin API does.
+//! A thin layer over the store's pin calls, so the window's code names one thing.
 
 use crate::page::BlockHash;
 use crate::store::{Store, StoreError};
 
-/// What a pin forces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PinVerdict {
-    /// Always content.
-    Content,
-    /// Always boilerplate.
-    Boilerplate,
-}
-
-/// One pin of a site, as the window lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PinRow {
-    /// The pin's id.
-    pub id: i64,
-    /// The pinned block.
-    pub hash: BlockHash,
-    /// What it forces.
-    pub verdict: PinVerdict,
-    /// The block's text when it was pinned.
-    pub text: String,
-}
+pub use crate::store::{Pin as PinRow, PinVerdict};
 
 /// The pins of `domain`.
-pub fn list(_store: &Store, _domain: &str) -> Result<Vec<PinRow>, StoreError> {
-    Ok(Vec::new())
+pub fn list(store: &Store, domain: &str) -> Result<Vec<PinRow>, StoreError> {
+    store.pins(Some(domain))
 }
 
-/// Pins a block of `domain` (replacing an earlier pin of the same block).
+/// Pins a block of `domain` (replacing an earlier pin of the same block); the pin's id.
 pub fn add(
-    _store: &mut Store,
-    _domain: &str,
-    _hash: BlockHash,
-    _verdict: PinVerdict,
-    _text: &str,
-    _now: i64,
+    store: &mut Store,
+    domain: &str,
+    hash: BlockHash,
+    verdict: PinVerdict,
+    text: &str,
+    now: i64,
 ) -> Result<i64, StoreError> {
-    Err(StoreError::Corrupt(
-        "this database has no pins yet (schema 2)".into(),
-    ))
+    store.pin_add(domain, hash, verdict, text, now)
 }
 
 /// Removes a pin; false when there was none.
-pub fn remove(_store: &mut Store, _id: i64) -> Result<bool, StoreError> {
-    Ok(false)
+pub fn remove(store: &mut Store, id: i64) -> Result<bool, StoreError> {
+    store.pin_remove(id)
 }

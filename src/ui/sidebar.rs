@@ -38,8 +38,7 @@ pub struct FeedProgress {
 
 /// The folder a feed sits in (from OPML), if any.
 pub fn folder_of(feed: &FeedInfo) -> Option<&str> {
-    let _ = feed;
-    None
+    feed.folder.as_deref()
 }
 
 /// A feed's display name.

@@ -498,7 +498,7 @@ fn import_opml(store: &mut Store, path: &std::path::Path) -> Result<(usize, usiz
     let now = refresh::unix_now();
     let mut new = 0;
     for feed in &list {
-        let (_, created) = store
+        let (id, created) = store
             .feed_add(
                 &feed.url,
                 feed.title.as_deref(),
@@ -506,6 +506,12 @@ fn import_opml(store: &mut Store, path: &std::path::Path) -> Result<(usize, usiz
                 now,
             )
             .map_err(|e| e.to_string())?;
+        // As `pith import`: a feed already subscribed keeps the folder the user gave it.
+        if created {
+            store
+                .feed_set_folder(id, feed.folder.as_deref())
+                .map_err(|e| e.to_string())?;
+        }
         new += usize::from(created);
     }
     Ok((list.len(), new))
