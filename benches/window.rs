@@ -48,13 +48,19 @@ fn main() {
     while !(h.state().rows_loaded() && h.state().is_idle()) {
         h.step();
         std::thread::sleep(Duration::from_millis(1));
-        assert!(start.elapsed() < Duration::from_secs(60), "the list never came");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the list never came"
+        );
     }
     h.step();
     let with_list = start.elapsed();
     assert_eq!(h.state().rows.len(), ITEMS);
     println!("first frame: {}", ms(first));
-    println!("first frame showing the {ITEMS}-item list: {}", ms(with_list));
+    println!(
+        "first frame showing the {ITEMS}-item list: {}",
+        ms(with_list)
+    );
 
     // Scrolling the list: a wheel event over it every frame.
     h.hover_at(egui::pos2(400.0, 450.0));
@@ -107,7 +113,8 @@ fn main() {
     );
 
     // ...and a key press to the article on screen, images decoded and uploaded.
-    h.state_mut().set_source(pith::ui::sidebar::Source::Feed(fx.feed));
+    h.state_mut()
+        .set_source(pith::ui::sidebar::Source::Feed(fx.feed));
     while !h.state().is_idle() {
         h.step();
         std::thread::sleep(Duration::from_millis(1));
@@ -125,7 +132,10 @@ fn main() {
                 break;
             }
             std::thread::sleep(Duration::from_micros(200));
-            assert!(t.elapsed() < Duration::from_secs(10), "the article never came");
+            assert!(
+                t.elapsed() < Duration::from_secs(10),
+                "the article never came"
+            );
         }
         shown.push(t.elapsed());
     }

@@ -171,11 +171,9 @@ pub fn open_article(
     let ingested = engine.reopen(&doc, tree_doc)?;
     let labels = engine.classify(store, &ingested, method)?;
     let branch = engine.branch(store, &ingested)?;
-    let deciding_node = branch.as_ref().and_then(|b| {
-        b.nodes
-            .iter()
-            .rposition(|n| n.support > site::MIN_SUPPORT)
-    });
+    let deciding_node = branch
+        .as_ref()
+        .and_then(|b| b.nodes.iter().rposition(|n| n.support > site::MIN_SUPPORT));
     let images = store.item_images(id)?;
     let base = url::Url::parse(&page.url).ok();
     let blocks = ingested

@@ -199,7 +199,10 @@ impl App {
         self.scroll_to = Some(index);
         self.opening = Some(id);
         self.inspected = None;
-        self.send(Job::Open { id, mark_read: true });
+        self.send(Job::Open {
+            id,
+            mark_read: true,
+        });
     }
 
     fn step(&mut self, forward: bool, unread_only: bool) {
@@ -293,7 +296,9 @@ impl App {
         if is_safe_link(&url) {
             self.pending_link = Some(url);
         } else {
-            self.status = Some(format!("Not opened (only http, https and mailto links): {url}"));
+            self.status = Some(format!(
+                "Not opened (only http, https and mailto links): {url}"
+            ));
         }
     }
 
@@ -383,7 +388,8 @@ impl App {
                         let keep = self.selected_item();
                         self.rows = rows;
                         self.rows_loaded = true;
-                        self.selected = keep.and_then(|id| self.rows.iter().position(|r| r.id == id));
+                        self.selected =
+                            keep.and_then(|id| self.rows.iter().position(|r| r.id == id));
                     }
                     Err(e) => self.status = Some(e),
                 }
@@ -567,8 +573,7 @@ impl App {
                 .default_size(220.0)
                 .show(ui, |ui| {
                     let feeds = self.feeds.as_deref().unwrap_or(&[]);
-                    if let Some(source) = sidebar::show(ui, feeds, &self.source, &self.progress)
-                    {
+                    if let Some(source) = sidebar::show(ui, feeds, &self.source, &self.progress) {
                         if !matches!(source, Source::Search(_)) {
                             self.search.clear();
                         }
@@ -592,13 +597,13 @@ impl App {
         ui.horizontal(|ui| {
             let refreshing = self.refresh.is_some();
             if ui
-                .add_enabled(!refreshing, egui::Button::new("⟳ Refresh"))
+                .add_enabled(!refreshing, egui::Button::new("Refresh"))
                 .on_hover_text("Refresh every feed (r)")
                 .clicked()
             {
                 self.start_refresh(None);
             }
-            if ui.button("＋ Add feed").clicked() {
+            if ui.button("Add feed…").clicked() {
                 self.add = Some(AddDialog::default());
             }
             ui.separator();
@@ -620,7 +625,7 @@ impl App {
                 self.selected = None;
             }
             ui.separator();
-            if ui.button("A−").on_hover_text("Smaller text (-)").clicked() {
+            if ui.button("A-").on_hover_text("Smaller text (-)").clicked() {
                 self.do_action(Action::TextSmaller);
             }
             if ui.button("A+").on_hover_text("Larger text (+)").clicked() {
@@ -631,7 +636,11 @@ impl App {
             } else {
                 "Inspector"
             };
-            if ui.button(label).on_hover_text("Toggle the inspector (i)").clicked() {
+            if ui
+                .button(label)
+                .on_hover_text("Toggle the inspector (i)")
+                .clicked()
+            {
                 self.inspector = !self.inspector;
             }
             if ui.button("?").on_hover_text("Keys").clicked() {
@@ -815,7 +824,7 @@ impl App {
                 });
             });
         });
-        self.reader_offset = output.state.offset.y;
+        self.reader_offset = output.state.clamped_offset().y;
         self.reader_view = output.inner_rect.height();
         self.reader_content = output.content_size.y;
         if let Some(link) = clicked {

@@ -92,9 +92,7 @@ pub fn explain(article: &Article, block: &ArticleBlock) -> Vec<(String, String)>
             let support = branch.nodes.first().map_or(0, |n| n.support);
             out.push((
                 "tree node".into(),
-                format!(
-                    "none yet: the site has {support} pages, the page-level extractor decides"
-                ),
+                format!("none yet: the site has {support} pages, the page-level extractor decides"),
             ));
         }
         (None, _) => out.push(("tree node".into(), "not in a URL Tree".into())),
@@ -199,10 +197,8 @@ pub fn show(
                         .inner_margin(egui::Margin::symmetric(8, 4))
                         .corner_radius(3.0);
                     if is_selected {
-                        frame = frame.stroke(egui::Stroke::new(
-                            2.0,
-                            ui.visuals().selection.stroke.color,
-                        ));
+                        frame = frame
+                            .stroke(egui::Stroke::new(2.0, ui.visuals().selection.stroke.color));
                     }
                     let r = frame
                         .show(ui, |ui| {
@@ -269,17 +265,7 @@ fn detail(
             ui.label("Hover over a block to see why it was kept or removed; click to pin it.");
         }
         Some((i, block)) => {
-            egui::Grid::new("why-grid")
-                .num_columns(2)
-                .striped(true)
-                .show(ui, |ui| {
-                    for (k, v) in explain(article, block) {
-                        ui.label(RichText::new(k).strong());
-                        ui.add(egui::Label::new(v).wrap());
-                        ui.end_row();
-                    }
-                });
-            ui.add_space(6.0);
+            // First, so the buttons stay in view however long the explanation is.
             if article.domain.is_some() {
                 ui.horizontal_wrapped(|ui| {
                     if ui.button("Pin: always content").clicked() {
@@ -290,6 +276,17 @@ fn detail(
                     }
                 });
             }
+            ui.add_space(6.0);
+            egui::Grid::new("why-grid")
+                .num_columns(2)
+                .striped(true)
+                .show(ui, |ui| {
+                    for (k, v) in explain(article, block) {
+                        ui.label(RichText::new(k).strong());
+                        ui.add(egui::Label::new(v).wrap());
+                        ui.end_row();
+                    }
+                });
         }
     }
     ui.separator();

@@ -2,7 +2,7 @@
 //! for the rows in view (`ScrollArea::show_rows`), so 100,000 items scroll as smoothly as ten.
 
 use egui::text::{LayoutJob, TextFormat, TextWrapping};
-use egui::{Align2, Color32, FontId, Role, Sense, Ui, WidgetInfo};
+use egui::{Color32, FontId, Painter, Pos2, Role, Sense, Shape, Stroke, Ui, WidgetInfo};
 
 use crate::store::ItemRow;
 
@@ -48,8 +48,8 @@ pub fn show(
         out.visible = range.clone();
         for i in range {
             let row = &rows[i];
-            let (rect, response) =
-                ui.allocate_exact_size(egui::vec2(ui.available_width(), ROW_HEIGHT), Sense::click());
+            let (rect, response) = ui
+                .allocate_exact_size(egui::vec2(ui.available_width(), ROW_HEIGHT), Sense::click());
             response.widget_info(|| {
                 let mut info = WidgetInfo::labeled(Role::ListItem, true, &row.title);
                 info.selected = Some(selected == Some(i));
@@ -85,7 +85,11 @@ pub fn show(
             let right = rect.right() - 22.0;
             let mut job = LayoutJob::default();
             job.wrap = TextWrapping::truncate_at_width((right - left).max(10.0));
-            job.append(&row.title, 0.0, TextFormat::simple(FontId::proportional(14.0), text));
+            job.append(
+                &row.title,
+                0.0,
+                TextFormat::simple(FontId::proportional(14.0), text),
+            );
             let galley = painter.layout_job(job);
             painter.galley(egui::pos2(left, rect.top() + 4.0), galley, text);
             let mut meta = LayoutJob::default();
@@ -95,19 +99,43 @@ pub fn show(
             if row.failed {
                 line.push_str(" · page not fetched");
             }
-            meta.append(&line, 0.0, TextFormat::simple(FontId::proportional(11.5), weak));
+            meta.append(
+                &line,
+                0.0,
+                TextFormat::simple(FontId::proportional(11.5), weak),
+            );
             let galley = painter.layout_job(meta);
             painter.galley(egui::pos2(left, rect.top() + 24.0), galley, weak);
             if row.starred {
-                painter.text(
-                    egui::pos2(rect.right() - 6.0, rect.top() + 6.0),
-                    Align2::RIGHT_TOP,
-                    "★",
-                    FontId::proportional(14.0),
+                star(
+                    &painter,
+                    egui::pos2(rect.right() - 12.0, rect.top() + 12.0),
+                    7.0,
                     Color32::from_rgb(0xe0, 0xa0, 0x20),
                 );
             }
         }
     });
     out
+}
+
+/// A five-pointed star, filled: drawn rather than typed, since the default fonts have no star.
+fn star(painter: &Painter, center: Pos2, radius: f32, color: Color32) {
+    let point = |i: usize, r: f32| {
+        let angle = std::f32::consts::TAU * i as f32 / 10.0 - std::f32::consts::FRAC_PI_2;
+        center + egui::vec2(angle.cos(), angle.sin()) * r
+    };
+    let inner: Vec<Pos2> = (0..5).map(|i| point(2 * i + 1, radius * 0.4)).collect();
+    // A star is not convex: its inner pentagon plus one triangle per point.
+    painter.add(Shape::convex_polygon(inner.clone(), color, Stroke::NONE));
+    for i in 0..5 {
+        let tip = point(2 * i, radius);
+        let left = inner[(i + 4) % 5];
+        let right = inner[i];
+        painter.add(Shape::convex_polygon(
+            vec![left, tip, right],
+            color,
+            Stroke::NONE,
+        ));
+    }
 }

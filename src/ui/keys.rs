@@ -41,8 +41,8 @@ pub enum Action {
 
 /// The keys as the help window lists them: (keys, what they do).
 pub const HELP: &[(&str, &str)] = &[
-    ("j / ↓", "next item"),
-    ("k / ↑", "previous item"),
+    ("j / Down", "next item"),
+    ("k / Up", "previous item"),
     ("n", "next unread item"),
     ("p", "previous unread item"),
     ("space", "page down; at the end, next unread item"),
@@ -51,7 +51,10 @@ pub const HELP: &[(&str, &str)] = &[
     ("s", "star / unstar"),
     ("m", "mark read / unread"),
     ("/", "search"),
-    ("i", "inspector: every block of the page and why it was kept or removed"),
+    (
+        "i",
+        "inspector: every block of the page and why it was kept or removed",
+    ),
     ("+ / -", "larger / smaller text"),
     ("?", "this list of keys"),
     ("esc", "close a dialog, the search or the inspector"),

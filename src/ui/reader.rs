@@ -31,7 +31,14 @@ pub fn show(
     let item = &article.item;
     let strong = ui.visuals().strong_text_color();
     let weak = ui.visuals().weak_text_color();
-    paragraph(ui, &item.title, &[], heading_font(size, 1), strong, size * 1.25);
+    paragraph(
+        ui,
+        &item.title,
+        &[],
+        heading_font(size, 1),
+        strong,
+        size * 1.25,
+    );
     let date = item.published.unwrap_or(item.added);
     let mut meta = item.feeds.join(", ");
     if !meta.is_empty() {
@@ -39,7 +46,7 @@ pub fn show(
     }
     meta.push_str(&super::items::format_date(date));
     if item.starred {
-        meta.push_str(" · ★");
+        meta.push_str(" · starred");
     }
     ui.label(egui::RichText::new(meta).size(size * 0.8).color(weak));
     let link = item.response_url.as_deref().unwrap_or(&item.link);
@@ -65,7 +72,14 @@ pub fn show(
             ui.add_space(size * 0.5);
         }
         let text = ui.visuals().text_color();
-        paragraph(ui, summary, &[], FontId::proportional(size), text, size * 1.5);
+        paragraph(
+            ui,
+            summary,
+            &[],
+            FontId::proportional(size),
+            text,
+            size * 1.5,
+        );
         return clicked;
     }
     let mut shown = 0;
@@ -77,9 +91,11 @@ pub fn show(
     }
     if shown == 0 {
         ui.label(
-            egui::RichText::new("No block of this page was kept as content. Press i to inspect it.")
-                .italics()
-                .color(weak),
+            egui::RichText::new(
+                "No block of this page was kept as content. Press i to inspect it.",
+            )
+            .italics()
+            .color(weak),
         );
     }
     clicked

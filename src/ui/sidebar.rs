@@ -128,7 +128,7 @@ fn feed_row(
         ui.horizontal_wrapped(|ui| {
             ui.add_space(12.0);
             ui.label(
-                RichText::new(format!("⚠ {error}"))
+                RichText::new(format!("Error: {error}"))
                     .small()
                     .color(ui.visuals().error_fg_color),
             );

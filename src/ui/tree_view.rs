@@ -43,7 +43,7 @@ fn node_ui(
     let mut label = format!("{}   n_s = {}", node.segment, node.support);
     if is_decider {
         // Said in words too, not only by colour.
-        label.push_str("   ← decided this page");
+        label.push_str("   (decided this page)");
     }
     let mut text = RichText::new(label);
     if on_branch {

@@ -258,12 +258,13 @@ impl Worker {
         let _ = thread::Builder::new()
             .name("pith-subscribe".into())
             .spawn(move || {
-                let added = Store::open(&config.db)
-                    .map_err(|e| e.to_string())
-                    .and_then(|mut store| {
-                        refresh::subscribe(&mut store, &config.fetch, &url)
-                            .map_err(|e| format!("{url}: {e}"))
-                    });
+                let added =
+                    Store::open(&config.db)
+                        .map_err(|e| e.to_string())
+                        .and_then(|mut store| {
+                            refresh::subscribe(&mut store, &config.fetch, &url)
+                                .map_err(|e| format!("{url}: {e}"))
+                        });
                 let ok = added.as_ref().map(|a| a.feed).ok();
                 let _ = tx.send(Reply::Subscribed(added.map(|a| a.feed)));
                 ctx.request_repaint();
@@ -274,7 +275,12 @@ impl Worker {
     }
 }
 
-fn run_refresh(config: &Config, only: Option<Vec<FeedId>>, tx: &Sender<Reply>, ctx: &egui::Context) {
+fn run_refresh(
+    config: &Config,
+    only: Option<Vec<FeedId>>,
+    tx: &Sender<Reply>,
+    ctx: &egui::Context,
+) {
     let options = RefreshOptions {
         jobs: config.jobs.max(1),
         fetch: config.fetch.clone(),
@@ -327,17 +333,20 @@ fn failed(job: Job, e: String) -> Reply {
             images: Vec::new(),
         },
         Job::SetRead { id, .. } => Reply::ReadSet { id, read: Err(e) },
-        Job::ToggleStar { id } => Reply::Starred { id, starred: Err(e) },
+        Job::ToggleStar { id } => Reply::Starred {
+            id,
+            starred: Err(e),
+        },
         Job::Tree { domain } => Reply::Tree {
             domain,
             nodes: Err(e),
         },
-        Job::Pins { domain }
-        | Job::PinAdd { domain, .. }
-        | Job::PinRemove { domain, .. } => Reply::Pins {
-            domain,
-            pins: Err(e),
-        },
+        Job::Pins { domain } | Job::PinAdd { domain, .. } | Job::PinRemove { domain, .. } => {
+            Reply::Pins {
+                domain,
+                pins: Err(e),
+            }
+        }
     }
 }
 
@@ -360,7 +369,15 @@ fn handle(store: &mut Store, engine: &Engine, job: Job) -> Reply {
         },
         Job::Open { id, mark_read } => {
             let reply = open(store, engine, id);
-            if mark_read && matches!(&reply, Reply::Opened { article: Ok(Some(_)), .. }) {
+            if mark_read
+                && matches!(
+                    &reply,
+                    Reply::Opened {
+                        article: Ok(Some(_)),
+                        ..
+                    }
+                )
+            {
                 // A failure to mark read is not worth losing the article over.
                 let _ = store.set_read(ItemScope::Item(id), true);
             }

@@ -111,11 +111,7 @@ pub fn page(n: usize) -> String {
 /// A small PNG (a gradient), as the photo stored offline.
 pub fn png(seed: usize) -> Vec<u8> {
     let img = image::RgbImage::from_fn(96, 64, |x, y| {
-        image::Rgb([
-            (x * 2) as u8,
-            (y * 3) as u8,
-            ((seed * 40) % 255) as u8,
-        ])
+        image::Rgb([(x * 2) as u8, (y * 3) as u8, ((seed * 40) % 255) as u8])
     });
     let mut out = std::io::Cursor::new(Vec::new());
     img.write_to(&mut out, image::ImageFormat::Png)
@@ -153,7 +149,12 @@ pub fn build(path: &Path, pages: usize) -> Fixture {
         .feed_fetched(feed, Some(FEED), None, None, None, now)
         .expect("fetched");
     let (broken, _) = store
-        .feed_add("https://broken.example.org/rss", Some(BROKEN_FEED), None, now)
+        .feed_add(
+            "https://broken.example.org/rss",
+            Some(BROKEN_FEED),
+            None,
+            now,
+        )
         .expect("feed");
     store
         .feed_failed(broken, BROKEN_ERROR, None, now)
