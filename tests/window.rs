@@ -98,8 +98,9 @@ fn selecting_a_feed_and_an_item_shows_its_content_blocks_and_none_of_its_boilerp
             "boilerplate {text:?} is in the reading pane"
         );
     }
-    // Opening marks it read.
+    // Opening marks it read, and the feed's unread count follows.
     assert!(h.state().rows[0].read);
+    assert!(has_label_containing(&h, &format!("{}   11", fx::FEED)));
 }
 
 #[test]

@@ -409,6 +409,14 @@ impl App {
                     if self.opening == Some(id) {
                         self.opening = None;
                     }
+                    let was_unread = self
+                        .rows
+                        .iter()
+                        .find(|r| r.id == id)
+                        .is_some_and(|r| !r.read);
+                    if was_unread {
+                        self.adjust_unread(&article.item.feeds, -1);
+                    }
                     if let Some(row) = self.rows.iter_mut().find(|r| r.id == id) {
                         row.read = true;
                     }
@@ -438,7 +446,6 @@ impl App {
                     } else {
                         self.pins.clear();
                     }
-                    self.send(Job::Feeds);
                 }
                 Ok(None) => self.status = Some(format!("Item {id} is gone.")),
                 Err(e) => self.status = Some(format!("Item {id}: {e}")),
@@ -446,10 +453,21 @@ impl App {
             Reply::Skipped => {}
             Reply::ReadSet { id, read } => match read {
                 Ok(read) => {
-                    if let Some(row) = self.rows.iter_mut().find(|r| r.id == id) {
+                    let open_feeds = self
+                        .open
+                        .as_ref()
+                        .filter(|o| o.article.item.id == id)
+                        .map(|o| o.article.item.feeds.clone());
+                    let mut changed = None;
+                    if let Some(row) = self.rows.iter_mut().find(|r| r.id == id)
+                        && row.read != read
+                    {
                         row.read = read;
+                        changed = Some(open_feeds.unwrap_or_else(|| vec![row.feed.clone()]));
                     }
-                    self.send(Job::Feeds);
+                    if let Some(feeds) = changed {
+                        self.adjust_unread(&feeds, if read { -1 } else { 1 });
+                    }
                 }
                 Err(e) => self.status = Some(e),
             },
@@ -515,6 +533,18 @@ impl App {
                 }
                 self.send(Job::Feeds);
                 self.reload_list();
+            }
+        }
+    }
+
+    /// Changes the unread counts of the feeds named `feeds` (titles, else URLs) by `delta`
+    /// without asking the database: counting 100,000 items after every opened article would
+    /// keep the worker busy for nothing. A refresh reloads the real counts.
+    fn adjust_unread(&mut self, feeds: &[String], delta: i64) {
+        let Some(list) = &mut self.feeds else { return };
+        for feed in list.iter_mut() {
+            if feeds.iter().any(|name| name == sidebar::feed_name(feed)) {
+                feed.unread = u32::try_from((i64::from(feed.unread) + delta).max(0)).unwrap_or(0);
             }
         }
     }

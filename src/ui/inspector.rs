@@ -160,24 +160,22 @@ pub fn show(
                 (c, b + 1)
             }
         });
-        ui.horizontal_wrapped(|ui| {
-            ui.label(
-                RichText::new(format!(
-                    "{} blocks: {} content, {} boilerplate",
-                    article.blocks.len(),
-                    counts.0,
-                    counts.1
-                ))
-                .strong(),
-            );
+        ui.label(
+            RichText::new(format!(
+                "{} blocks: {} content, {} boilerplate",
+                article.blocks.len(),
+                counts.0,
+                counts.1
+            ))
+            .strong(),
+        );
+        ui.horizontal(|ui| {
             for shade in [Shade::Content, Shade::NewContent, Shade::Boilerplate] {
-                egui::Frame::NONE
-                    .fill(shade.color())
-                    .inner_margin(egui::Margin::symmetric(6, 2))
-                    .corner_radius(3.0)
-                    .show(ui, |ui| {
-                        ui.label(RichText::new(format!("key: {}", shade.name())).small());
-                    });
+                ui.label(
+                    RichText::new(format!(" {} ", shade.name()))
+                        .small()
+                        .background_color(shade.color()),
+                );
             }
         });
         ui.separator();

@@ -83,7 +83,15 @@ pub fn show(
         return clicked;
     }
     let mut shown = 0;
-    for block in article.content() {
+    for (i, block) in article.content().enumerate() {
+        // The page's own headline repeats the title above: shown once.
+        if i == 0
+            && matches!(block.kind, BlockKind::Heading(_))
+            && block.text.trim() == item.title.trim()
+        {
+            shown += 1;
+            continue;
+        }
         if let Some(link) = show_block(ui, block, textures, size) {
             clicked = Some(link);
         }
