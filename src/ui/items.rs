@@ -83,8 +83,10 @@ pub fn show(
             }
             let left = rect.left() + 18.0;
             let right = rect.right() - 22.0;
-            let mut job = LayoutJob::default();
-            job.wrap = TextWrapping::truncate_at_width((right - left).max(10.0));
+            let mut job = LayoutJob {
+                wrap: TextWrapping::truncate_at_width((right - left).max(10.0)),
+                ..Default::default()
+            };
             job.append(
                 &row.title,
                 0.0,
@@ -92,8 +94,10 @@ pub fn show(
             );
             let galley = painter.layout_job(job);
             painter.galley(egui::pos2(left, rect.top() + 4.0), galley, text);
-            let mut meta = LayoutJob::default();
-            meta.wrap = TextWrapping::truncate_at_width((right - left).max(10.0));
+            let mut meta = LayoutJob {
+                wrap: TextWrapping::truncate_at_width((right - left).max(10.0)),
+                ..Default::default()
+            };
             let weak = visuals.weak_text_color();
             let mut line = format!("{} · {}", row.feed, format_date(row.date));
             if row.failed {
