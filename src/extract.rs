@@ -2,7 +2,7 @@
 //! The reader, `pith extract` and `pith eval` all call this, so what is measured is what is shown.
 
 use crate::classify::article::{self, ArticleExtraction};
-use crate::classify::{self, Label, Method, signature};
+use crate::classify::{self, Label, Method, signature, site};
 use crate::page::{self, Page};
 use crate::store::{DocId, Store, StoreError, TreeDocument, TreeInsert};
 use crate::urlkey::{self, QueryRules, UrlKey, UrlKeyError};
@@ -80,10 +80,16 @@ impl Engine {
             key,
             ..
         } = &opened;
-        let container = page_level
+        let mut site_signatures = page_level
             .containers
             .first()
-            .and_then(|&node| signature::signature(&page.dom, node));
+            .and_then(|&node| signature::signature(&page.dom, node))
+            .unwrap_or_default();
+        for slot in site::prose_slots(page, page_level) {
+            site_signatures.push('\n');
+            site_signatures.push_str(&slot);
+        }
+        let container = (!site_signatures.is_empty()).then_some(site_signatures);
         let (tree_doc, duplicate) = match key {
             Some(key) => {
                 let hashes: Vec<_> = page.blocks.iter().map(|b| b.hash).collect();
@@ -147,6 +153,33 @@ impl Engine {
         Ok((!branch.nodes.is_empty()).then_some(branch))
     }
 
+    /// The site-aware default, reading from the tree the counts of only the blocks the rule asks
+    /// about (a page has hundreds of blocks, its article a few dozen): those of the page-level
+    /// article first, and again only when the site's agreed article differs from it.
+    fn classify_site(
+        &self,
+        store: &Store,
+        ingested: &Ingested,
+    ) -> Result<Vec<Label>, ExtractError> {
+        let (page, page_level) = (&ingested.page, &ingested.page_level);
+        let Some(doc) = ingested.doc else {
+            return Ok(site::classify(page, None, page_level));
+        };
+        let branch = store.tree_branch(doc, &site::hashes_needed(page, page_level))?;
+        if branch.nodes.is_empty() {
+            // The document has left the tree (history window).
+            return Ok(site::classify(page, None, page_level));
+        }
+        let Some(draft) = site::draft(page, &branch, page_level) else {
+            return Ok(page_level.labels.clone());
+        };
+        if draft.is_page_level() {
+            return Ok(site::finish(page, &branch, draft));
+        }
+        let branch = store.tree_branch(doc, &site::hashes_needed(page, draft.article()))?;
+        Ok(site::finish(page, &branch, draft))
+    }
+
     /// Labels an ingested document's blocks with `method`, reading its branch from the tree, and
     /// applies the user's pins for its site (they override every method).
     pub fn classify(
@@ -155,17 +188,22 @@ impl Engine {
         ingested: &Ingested,
         method: Method,
     ) -> Result<Vec<Label>, ExtractError> {
-        let branch = if method.uses_tree() {
-            self.branch(store, ingested)?
-        } else {
-            None
+        let mut labels = match method {
+            Method::Site => self.classify_site(store, ingested)?,
+            _ => {
+                let branch = if method.uses_tree() {
+                    self.branch(store, ingested)?
+                } else {
+                    None
+                };
+                classify::classify_with(
+                    method,
+                    &ingested.page,
+                    branch.as_ref(),
+                    &ingested.page_level,
+                )
+            }
         };
-        let mut labels = classify::classify_with(
-            method,
-            &ingested.page,
-            branch.as_ref(),
-            &ingested.page_level,
-        );
         if let Some(key) = &ingested.key {
             let pins = store.pin_verdicts(&key.domain)?;
             classify::apply_pins(&ingested.page, &mut labels, &pins);

@@ -175,6 +175,22 @@ enum Command {
         #[arg(long)]
         site: Option<String>,
     },
+    /// Print a site's URL Tree: every node with n_s, the documents under it. With --item, the
+    /// item's branch is marked and the node that speaks for the site on its page is named.
+    Tree {
+        /// The site: a registrable domain, a host or any URL of it.
+        #[arg(required_unless_present = "item")]
+        site: Option<String>,
+        /// The item whose page's branch to mark (the site is then the item's).
+        #[arg(long)]
+        item: Option<i64>,
+        /// Levels below the domain to show.
+        #[arg(long, default_value_t = 3)]
+        depth: usize,
+        /// Children shown per node, the most documents first (the rest are counted).
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+    },
     /// Remove a pin (by the id `pith pins` shows).
     Unpin {
         /// The pin's id.
@@ -704,6 +720,136 @@ fn list_pins(db: Option<PathBuf>, site: Option<&str>) -> Result<()> {
     Ok(())
 }
 
+fn tree(
+    db: Option<PathBuf>,
+    site: Option<&str>,
+    item: Option<i64>,
+    depth: usize,
+    top: usize,
+) -> Result<()> {
+    let store = open_store(db)?;
+    // The item's branch, as node paths, and the node that decides its page.
+    let mut branch_paths: Vec<String> = Vec::new();
+    let mut decider: Option<String> = None;
+    let domain = match item {
+        Some(id) => {
+            let info = store
+                .item(id)?
+                .with_context(|| format!("no item {id} (see `pith items`)"))?;
+            let page = store.item_page(id)?.with_context(|| {
+                format!("item {id} has no stored page (it could not be fetched), so no branch")
+            })?;
+            let doc = Document {
+                bytes: &page.raw,
+                declared_charset: page.declared_charset.as_deref(),
+                url: Some(&page.url),
+                title: Some(&info.title),
+                time: page.fetched,
+            };
+            let tree_doc = match (&info.domain, &info.url_key) {
+                (Some(domain), Some(key)) => store.tree_find(domain, key)?,
+                _ => None,
+            };
+            let engine = engine()?;
+            let opened = engine.reopen(&doc, tree_doc)?;
+            if let Some(branch) = engine.branch(&store, &opened)? {
+                branch_paths = branch.nodes.iter().map(|n| n.path.clone()).collect();
+                decider = classify::site::deciding_node(&branch).map(|n| n.path.clone());
+            }
+            opened
+                .key
+                .map(|k| k.domain)
+                .or(info.domain)
+                .context("the item's page has no site")?
+        }
+        None => {
+            let site = site.unwrap_or_default().trim();
+            let host = url::Url::parse(site)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_string))
+                .unwrap_or_else(|| site.to_string());
+            pith::urlkey::registrable_domain(&host)
+        }
+    };
+    let nodes = store.tree_nodes(&domain)?;
+    if nodes.is_empty() {
+        bail!("no URL Tree for {domain} yet: its pages arrive with `pith refresh`");
+    }
+    let mut children: std::collections::HashMap<i64, Vec<&pith::store::TreeNodeInfo>> =
+        std::collections::HashMap::new();
+    for node in &nodes[1..] {
+        children.entry(node.parent).or_default().push(node);
+    }
+    enum Line<'a> {
+        Node(&'a pith::store::TreeNodeInfo, String, usize),
+        More(String, usize),
+    }
+    let mut out = std::io::stdout().lock();
+    // Depth first, children by support, so the site's main sections come first.
+    let mut stack = vec![Line::Node(&nodes[0], nodes[0].segment.clone(), 0)];
+    while let Some(line) = stack.pop() {
+        let (node, path, level) = match line {
+            Line::More(text, level) => {
+                writeln!(out, "  {:indent$}{text}", "", indent = level * 2)?;
+                continue;
+            }
+            Line::Node(node, path, level) => (node, path, level),
+        };
+        let on_branch = |p: &str| branch_paths.iter().any(|b| b == p);
+        let mark = if on_branch(&path) { "*" } else { " " };
+        let note = if decider.as_deref() == Some(path.as_str()) {
+            format!(
+                "  <- speaks for the site on this page (n_s > {})",
+                classify::site::MIN_SUPPORT
+            )
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "{mark} {:indent$}{}  n_s={}{note}",
+            "",
+            node.segment,
+            node.support,
+            indent = level * 2
+        )?;
+        let mut kids: Vec<(&pith::store::TreeNodeInfo, String)> = children
+            .get(&node.id)
+            .map(|k| {
+                k.iter()
+                    .map(|&kid| (kid, format!("{path}/{}", kid.segment)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        kids.sort_by(|a, b| {
+            b.0.support
+                .cmp(&a.0.support)
+                .then(a.0.segment.cmp(&b.0.segment))
+        });
+        // Shown: the first `top` children within the depth, and the item's branch always.
+        let (shown, hidden): (Vec<_>, Vec<_>) = kids
+            .into_iter()
+            .enumerate()
+            .partition(|(i, (_, p))| (level < depth && *i < top) || on_branch(p));
+        if !hidden.is_empty() {
+            let docs: u32 = hidden.iter().map(|(_, (k, _))| k.support).sum();
+            stack.push(Line::More(
+                format!(
+                    "… {} more {}, {docs} {}",
+                    hidden.len(),
+                    if hidden.len() == 1 { "node" } else { "nodes" },
+                    if docs == 1 { "document" } else { "documents" }
+                ),
+                level + 1,
+            ));
+        }
+        for (_, (kid, kid_path)) in shown.into_iter().rev() {
+            stack.push(Line::Node(kid, kid_path, level + 1));
+        }
+    }
+    Ok(())
+}
+
 fn unpin(db: Option<PathBuf>, id: i64) -> Result<()> {
     let mut store = open_store(db)?;
     if !store.pin_remove(id)? {
@@ -834,6 +980,26 @@ fn eval(
         run.pages as f64 / secs.max(1e-9),
         run.total_time.as_secs_f64()
     );
+    if !markdown && run.pages > 0 {
+        let per_page = |d: std::time::Duration| d.as_secs_f64() * 1000.0 / run.pages as f64;
+        let page_level = per_page(run.page_level_time);
+        let mut line = format!("ms/page: pith-page's extraction {page_level:.3}");
+        for (method, time) in options.methods.iter().zip(&run.method_times) {
+            // pith-page and the site-aware default reuse the extraction made at ingestion, so
+            // what they cost in all is that extraction plus their own step.
+            let reuses = matches!(method, Method::PithPage | Method::Site);
+            let own = per_page(*time);
+            line.push_str(&match reuses {
+                true => format!(
+                    "; {method} {:.3} ({:.2}x pith-page)",
+                    page_level + own,
+                    (page_level + own) / page_level.max(1e-9)
+                ),
+                false => format!("; {method} {own:.3}"),
+            });
+        }
+        println!("{line}");
+    }
     if let Some(out) = out {
         println!(
             "wrote texts, pages.csv, cumulative.csv and cumulative.png to {}",
@@ -939,6 +1105,12 @@ fn main() {
         }
         Some(Command::Pins { site }) => list_pins(cli.db, site.as_deref()),
         Some(Command::Unpin { id }) => unpin(cli.db, id),
+        Some(Command::Tree {
+            site,
+            item,
+            depth,
+            top,
+        }) => tree(cli.db, site.as_deref(), item, depth, top),
         Some(Command::MarkRead {
             id,
             feed,

@@ -191,7 +191,14 @@ pub struct NodeStats {
     /// The main-content container signatures of the documents under this node, most frequent first
     /// (at most eight), with how many documents had each.
     pub containers: Vec<(String, u32)>,
+    /// For the prose slots of the document being classified (keys with [`SLOT_PREFIX`]), how many
+    /// documents under this node had page-specific prose in the same slot.
+    pub slots: HashMap<String, u32>,
 }
+
+/// The prefix of a prose-slot key in the site's memory (see `classify::site`), which shares the
+/// container signatures' table.
+pub const SLOT_PREFIX: &str = "slot:";
 
 impl NodeStats {
     /// `c(b)` at this node.
@@ -392,6 +399,7 @@ mod tests {
             support,
             counts: counts.iter().map(|&(k, c)| (h(k), c)).collect(),
             containers: Vec::new(),
+            slots: HashMap::new(),
         }
     }
 

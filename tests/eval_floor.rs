@@ -22,14 +22,13 @@ fn url_tree_heuristics_on_cleanportaleval_keep_their_floor() {
     );
 }
 
-/// The site-aware default on the stream datasets, both modes (measured: cleanportaleval 0.962
-/// causal and reread; msvcode-big9 0.978 causal, 0.979 reread). It must not fall behind pith's
-/// page-level extractor alone on them (by more than one page's rounding: on cleanportaleval the two
-/// differ only on a page whose gold says it holds no article).
+/// The site-aware default on the stream datasets, both modes (measured: cleanportaleval 0.9718
+/// causal, 0.9743 reread; msvcode-big9 0.9783 causal, 0.9792 reread). It must beat pith's
+/// page-level extractor alone on them (0.9622 and 0.9776): that is what the site's memory is for.
 #[test]
-fn the_site_aware_default_keeps_its_floor_and_keeps_up_with_the_page_level_extractor() {
+fn the_site_aware_default_keeps_its_floor_and_beats_the_page_level_extractor() {
     for (dataset, causal, reread) in [
-        ("cleanportaleval", 0.952, 0.952),
+        ("cleanportaleval", 0.961, 0.964),
         ("msvcode-big9", 0.968, 0.969),
     ] {
         for (mode, floor) in [(Mode::Causal, causal), (Mode::Reread, reread)] {
@@ -48,8 +47,8 @@ fn the_site_aware_default_keeps_its_floor_and_keeps_up_with_the_page_level_extra
                 "{dataset} {mode:?}: pith {site:.4} < floor {floor}"
             );
             assert!(
-                site >= page_level - 0.001,
-                "{dataset} {mode:?}: pith {site:.4} < pith-page {page_level:.4}"
+                site > page_level,
+                "{dataset} {mode:?}: pith {site:.4} does not beat pith-page {page_level:.4}"
             );
         }
     }

@@ -1,54 +1,82 @@
-//! The "store" stage: what the reader writes per article once it is classified (raw page, labels,
-//! clean text with a full-text index). Feeds and items get their own store module on another
-//! branch; until it lands this stand-in writes the same shape of row, one transaction per page, to
-//! its own WAL file, so that the stage's cost is in the pipeline figure.
-
-use std::path::Path;
+//! The "store" stage: what the reader's refresh writes per article once it is classified, through
+//! the same calls (`src/refresh.rs`, `classify_and_store` and `store_article`): the raw page
+//! compressed, the blocks with their labels and reasons encoded for the inspector, and the item
+//! with its clean text in the full-text index, in one transaction, in the same database file as the
+//! URL Tree. Image downloads are left out (the datasets have no images to fetch).
 
 use pith::classify::Label;
-use rusqlite::{Connection, params};
+use pith::page::Page;
+use pith::store::{EntryRef, FeedId, NewArticle, NewBlock, NewItem, PageBytes, Store};
 
-/// A scratch item table in its own database file.
+/// Stores classified pages as items of one feed.
 pub struct ItemSink {
-    conn: Connection,
+    feed: FeedId,
+    entries: u64,
 }
 
 impl ItemSink {
-    /// Creates the item tables in a fresh file at `path`.
-    pub fn open(path: &Path) -> rusqlite::Result<ItemSink> {
-        let conn = Connection::open(path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS item (
-                 id INTEGER PRIMARY KEY, url TEXT NOT NULL, raw BLOB NOT NULL,
-                 labels BLOB NOT NULL, clean TEXT NOT NULL);
-             CREATE VIRTUAL TABLE IF NOT EXISTS item_fts USING fts5(clean, content='item',
-                 content_rowid='id');",
-        )?;
-        Ok(ItemSink { conn })
+    /// Subscribes the benchmark's feed in `store`.
+    pub fn open(store: &mut Store) -> anyhow::Result<ItemSink> {
+        let (feed, _) = store.feed_add("http://bench.invalid/feed", Some("bench"), None, 0)?;
+        Ok(ItemSink { feed, entries: 0 })
     }
 
-    /// Stores one classified page: one bit per block (content or not) and the clean text.
+    /// Stores one classified page as a new item, as the refresh does.
+    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &mut self,
+        store: &mut Store,
         url: &str,
         raw: &[u8],
+        page: &Page,
         labels: &[Label],
         clean: &str,
-    ) -> rusqlite::Result<()> {
-        let mut bits = vec![0u8; labels.len().div_ceil(8)];
-        for (i, label) in labels.iter().enumerate() {
-            if label.is_content() {
-                bits[i / 8] |= 1 << (i % 8);
-            }
-        }
-        let tx = self.conn.transaction()?;
-        tx.prepare_cached("INSERT INTO item (url, raw, labels, clean) VALUES (?1, ?2, ?3, ?4)")?
-            .execute(params![url, raw, bits, clean])?;
-        let id = tx.last_insert_rowid();
-        tx.prepare_cached("INSERT INTO item_fts (rowid, clean) VALUES (?1, ?2)")?
-            .execute(params![id, clean])?;
-        tx.commit()
+        (domain, url_key): (&str, &str),
+        tree_doc: Option<i64>,
+    ) -> anyhow::Result<()> {
+        self.entries += 1;
+        let identity = format!("{:032x}", self.entries);
+        let blocks: Vec<NewBlock> = page
+            .blocks
+            .iter()
+            .zip(labels)
+            .map(|(b, l)| NewBlock {
+                position: b.position,
+                kind: format!("{:?}", b.kind),
+                text: b.text.clone(),
+                image: b.image.as_ref().map(|i| i.src.clone()),
+                content: l.is_content(),
+                reason: l.reason.to_string(),
+            })
+            .collect();
+        let raw = PageBytes::compress(raw)?;
+        let blocks = PageBytes::encode_blocks(&blocks)?;
+        let title = page.title.as_str();
+        store.item_store(
+            &EntryRef {
+                feed: self.feed,
+                identity: &identity,
+            },
+            &NewItem {
+                link: url,
+                title,
+                summary: None,
+                published: None,
+                added: 0,
+            },
+            &NewArticle {
+                url,
+                declared_charset: None,
+                raw: &raw,
+                domain,
+                url_key,
+                tree_doc,
+                blocks: &blocks,
+                text: clean,
+                images: &[],
+                known_images: &[],
+            },
+        )?;
+        Ok(())
     }
 }

@@ -63,6 +63,10 @@ pub struct Args {
     /// The template page of the one-domain stream (a substring of `dataset/page-id`).
     #[arg(long)]
     pub template: Option<String>,
+    /// Open the databases with SQLite's default page cache (2 MB) instead of the one the
+    /// reader's refresh gives its writing connection (`Store::tune_for_refresh`), for comparison.
+    #[arg(long)]
+    pub default_cache: bool,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,

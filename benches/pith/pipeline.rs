@@ -24,7 +24,7 @@ const STAGES: [&str; 7] = [
     "hashing (MD5 of letters, re-run alone)",
     "URL key + URL Tree insert",
     "classification (tree branch + heuristic)",
-    "storing (item, labels, clean text, FTS)",
+    "storing (item, page, labelled blocks, FTS)",
 ];
 
 const CONTENDERS: [&str; 5] = [
@@ -38,6 +38,16 @@ const CONTENDERS: [&str; 5] = [
 fn tld(url: &url::Url) -> Option<&str> {
     url.host_str()
         .and_then(|host| host.trim_end_matches('.').rsplit('.').next())
+}
+
+/// A database as the reader's refresh opens it (its writing connection's page cache included,
+/// unless `--default-cache`).
+pub fn open_store(args: &Args, path: &std::path::Path) -> anyhow::Result<Store> {
+    let store = Store::open(path)?;
+    if !args.default_cache {
+        store.tune_for_refresh()?;
+    }
+    Ok(store)
 }
 
 /// The floor: decoding plus html5ever building pith's arena DOM, nothing else.
@@ -70,9 +80,34 @@ fn pith_pipeline(
     };
     let clean = classify::content_text(&ingested.page, &labels);
     if let Some(items) = items {
-        let _ = items.store(&page.url, &page.bytes, &labels, &clean);
+        let _ = store_item(items, store, page, &ingested, &labels, &clean);
     }
     clean.len()
+}
+
+/// The store stage: the item with its page, labelled blocks and clean text.
+fn store_item(
+    items: &mut ItemSink,
+    store: &mut Store,
+    page: &DatasetPage,
+    ingested: &Ingested,
+    labels: &[classify::Label],
+    clean: &str,
+) -> anyhow::Result<()> {
+    let (domain, url_key) = match &ingested.key {
+        Some(k) => (k.domain.as_str(), k.key.as_str()),
+        None => ("", page.url.as_str()),
+    };
+    items.store(
+        store,
+        &page.url,
+        &page.bytes,
+        &ingested.page,
+        labels,
+        clean,
+        (domain, url_key),
+        ingested.doc,
+    )
 }
 
 /// Readability's port; it gets pith's decoded text, as it takes no bytes.
@@ -161,7 +196,7 @@ fn staged(
         .unwrap_or_default();
     lap(5, totals);
     let clean = classify::content_text(&ingested.page, &labels);
-    let _ = items.store(&page.url, &page.bytes, &labels, &clean);
+    let _ = store_item(items, store, page, &ingested, &labels, &clean);
     lap(6, totals);
 }
 
@@ -182,8 +217,8 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
     let mut stage_totals = [Duration::ZERO; 7];
     for round in 0..args.rounds {
         let dir = tempfile::tempdir()?;
-        let mut store = Store::open(&dir.path().join("pith.db"))?;
-        let mut items = ItemSink::open(&dir.path().join("items.db"))?;
+        let mut store = open_store(args, &dir.path().join("pith.db"))?;
+        let mut items = ItemSink::open(&mut store)?;
         for (i, page) in pages.iter().enumerate() {
             staged(
                 &engine,
@@ -226,10 +261,10 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
     let mut sink = 0usize;
     for round in 0..args.rounds {
         let dir = tempfile::tempdir()?;
-        let mut store = Store::open(&dir.path().join("pith.db"))?;
-        let mut items = ItemSink::open(&dir.path().join("items.db"))?;
+        let mut store = open_store(args, &dir.path().join("pith.db"))?;
+        let mut items = ItemSink::open(&mut store)?;
         // Its own tree, so that both pith runs see each page once.
-        let mut bare_store = Store::open(&dir.path().join("bare.db"))?;
+        let mut bare_store = open_store(args, &dir.path().join("bare.db"))?;
         let mut totals = [Duration::ZERO; 5];
         for (i, page) in pages.iter().enumerate() {
             for k in 0..5 {

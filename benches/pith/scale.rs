@@ -108,7 +108,7 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
     let template = pick_template(&templates, args.template.as_deref())
         .ok_or_else(|| anyhow::anyhow!("no template matches"))?;
     let dir = tempfile::tempdir()?;
-    let mut store = Store::open(&dir.path().join("pith.db"))?;
+    let mut store = crate::pipeline::open_store(args, &dir.path().join("pith.db"))?;
     let mut rng = Lcg(7);
     let mut costs = Vec::with_capacity(args.pages);
     let mut checkpoints = Vec::new();
@@ -158,7 +158,7 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
     let domains = args.domains.min(10_000);
     let per_domain = args.per_domain;
     let dir = tempfile::tempdir()?;
-    let mut store = Store::open(&dir.path().join("pith.db"))?;
+    let mut store = crate::pipeline::open_store(args, &dir.path().join("pith.db"))?;
     let mut rng = Lcg(11);
     let mut costs = Vec::with_capacity(domains * per_domain);
     let hosts: Vec<String> = (0..domains).map(|d| format!("www.site{d}.com")).collect();

@@ -13,13 +13,18 @@ const MAX_STEPS: usize = 40;
 
 /// One step of a signature for an element.
 fn step(dom: &Dom, node: NodeId) -> Option<String> {
+    step_with(dom, node, true)
+}
+
+/// One step, with or without the element's id.
+fn step_with(dom: &Dom, node: NodeId, with_id: bool) -> Option<String> {
     let name = dom.element_name(node)?;
     let mut out = String::with_capacity(24);
     out.push_str(name);
     if let Some(id) = dom
         .attr(node, "id")
         .map(str::trim)
-        .filter(|s| !s.is_empty())
+        .filter(|s| with_id && !s.is_empty())
     {
         out.push('#');
         push_folded(&mut out, id);
@@ -56,13 +61,23 @@ fn push_folded(out: &mut String, text: &str) {
 
 /// The signature of `node`, or `None` when it is not an element below `<body>`.
 pub fn signature(dom: &Dom, node: NodeId) -> Option<String> {
+    path(dom, node, true)
+}
+
+/// The signature of `node` without ids: coarser, for places a site fills per page, where ids are
+/// often generated (`msnbc7aff0b5…`, a player's random name) and would never repeat.
+pub fn class_path(dom: &Dom, node: NodeId) -> Option<String> {
+    path(dom, node, false)
+}
+
+fn path(dom: &Dom, node: NodeId, with_id: bool) -> Option<String> {
     let mut steps = Vec::new();
     let mut current = Some(node);
     while let Some(n) = current {
         match dom.element_name(n) {
             Some("body") | Some("html") => break,
             Some(_) => {
-                if let Some(s) = step(dom, n) {
+                if let Some(s) = step_with(dom, n, with_id) {
                     steps.push(s);
                 }
             }

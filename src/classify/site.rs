@@ -16,8 +16,11 @@ use crate::classify::article::{self, ArticleExtraction};
 use crate::classify::signature;
 use crate::classify::{Label, Reason, Verdict, is_all_link_text};
 use crate::dom::NodeId;
-use crate::page::Page;
-use crate::urltree::{Branch, NodeStats};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::page::{BlockHash, BlockKind, Page};
+use crate::urltree::{Branch, NodeStats, SLOT_PREFIX};
 
 /// The method's name.
 pub const NAME: &str = "pith";
@@ -38,6 +41,21 @@ pub const MIN_AGREEMENT_SHARE: f64 = 0.5;
 /// pages is template text.
 pub const TEMPLATE_SHARE: f64 = 0.5;
 
+/// A block outside the article needs this many words to be a prose candidate: a standfirst or a
+/// video's description is a few sentences, where widgets and photo credits are short.
+pub const MIN_SLOT_WORDS: u32 = 25;
+
+/// ... and at most this share of its words in links (related headlines are links).
+pub const MAX_SLOT_LINK_SHARE: f64 = 0.2;
+
+/// A page records at most this many prose slots in the site's memory (a bound on its size).
+pub const MAX_SLOTS_PER_PAGE: usize = 4;
+
+/// A slot is the site's own place for page-specific prose when at least this share of the
+/// deciding node's pages had such prose there: two in five, as a site's video stories (with a
+/// description above the article) share a section with its text-only stories.
+pub const SLOT_SHARE: f64 = 0.4;
+
 /// The container the site agrees on, as found in this page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Agreement {
@@ -54,13 +72,15 @@ pub struct Agreement {
 }
 
 /// The deepest node of the branch with enough pages to speak for the site.
-fn deciding_node(branch: &Branch) -> Option<&NodeStats> {
+pub fn deciding_node(branch: &Branch) -> Option<&NodeStats> {
     branch.nodes.iter().rev().find(|n| n.support > MIN_SUPPORT)
 }
 
 /// Finds the container the site's pages agree on in this page: at the deepest node with enough
 /// pages where one exists, the signature found in this page that most of its pages chose.
 pub fn agreed_container(page: &Page, branch: &Branch) -> Option<Agreement> {
+    // The nodes of a branch mostly share their signatures: each is looked up in the page once.
+    let mut found: HashMap<&str, Option<(u32, NodeId)>> = HashMap::new();
     for node in branch
         .nodes
         .iter()
@@ -71,10 +91,12 @@ pub fn agreed_container(page: &Page, branch: &Branch) -> Option<Agreement> {
         for (sig, count) in &node.containers {
             // Several elements can share a signature (repeated widgets): take the one holding
             // the most words.
-            let best = signature::find(&page.dom, sig)
-                .into_iter()
-                .map(|n| (words_inside(page, n), n))
-                .max();
+            let best = *found.entry(sig.as_str()).or_insert_with(|| {
+                signature::find(&page.dom, sig)
+                    .into_iter()
+                    .map(|n| (words_inside(page, n), n))
+                    .max()
+            });
             if let Some((words, element)) = best
                 && words > 0
             {
@@ -138,6 +160,72 @@ fn looks_like_byline_or_date(text: &str) -> bool {
     BYLINE_OPENERS.contains(&first.as_str()) || text.chars().any(|c| c.is_ascii_digit())
 }
 
+/// Whether `node` is one of `containers` or inside one.
+fn inside_any(page: &Page, node: NodeId, containers: &[NodeId]) -> bool {
+    containers.contains(&node) || page.dom.ancestors(node).any(|a| containers.contains(&a))
+}
+
+/// The key of a block's slot in the site's memory: its element's class path (the DOM signature
+/// without ids), hashed to keep the memory small (paths run to hundreds of bytes).
+fn slot_key(page: &Page, node: NodeId) -> Option<String> {
+    use md5::{Digest, Md5};
+    let signature = signature::class_path(&page.dom, node)?;
+    let digest = Md5::digest(signature.as_bytes());
+    let mut key = String::from(SLOT_PREFIX);
+    for byte in &digest[..8] {
+        key.push_str(&format!("{byte:02x}"));
+    }
+    Some(key)
+}
+
+/// The prose blocks `labels` leave out of the article: before it (where a standfirst or the lead
+/// video's description stands; what follows an article is about other things: the author, other
+/// stories, comments), outside `containers`, sentences rather than links, and each alone in its
+/// slot on this page (a slot holding several, like a list of teasers, is not one story's text).
+/// Returns (block index, slot key), at most [`MAX_SLOTS_PER_PAGE`], in page order.
+fn prose_outside(page: &Page, labels: &[Label], containers: &[NodeId]) -> Vec<(usize, String)> {
+    let mut found: Vec<(usize, String)> = Vec::new();
+    let mut crowded: Vec<String> = Vec::new();
+    let article_starts = page
+        .blocks
+        .iter()
+        .position(|b| inside_any(page, b.node, containers))
+        .unwrap_or(0);
+    for (i, (block, label)) in page.blocks.iter().zip(labels).enumerate() {
+        if i >= article_starts {
+            break;
+        }
+        if label.is_content()
+            || block.kind == BlockKind::Image
+            || block.words < MIN_SLOT_WORDS
+            || f64::from(block.link_words) > MAX_SLOT_LINK_SHARE * f64::from(block.words)
+            || inside_any(page, block.node, containers)
+        {
+            continue;
+        }
+        let Some(key) = slot_key(page, block.node) else {
+            continue;
+        };
+        if let Some(at) = found.iter().position(|(_, k)| *k == key) {
+            found.remove(at);
+            crowded.push(key);
+        } else if !crowded.contains(&key) {
+            found.push((i, key));
+        }
+    }
+    found.truncate(MAX_SLOTS_PER_PAGE);
+    found
+}
+
+/// The prose slots of a page as pith-page saw it, for the site's memory: where this page carries
+/// text of its own outside its article container.
+pub fn prose_slots(page: &Page, page_level: &ArticleExtraction) -> Vec<String> {
+    prose_outside(page, &page_level.labels, &page_level.containers)
+        .into_iter()
+        .map(|(_, key)| key)
+        .collect()
+}
+
 /// Whether pith-page kept this block as the page's headline.
 fn is_headline(label: &Label) -> bool {
     matches!(&label.reason, Reason::Page { why, .. } if why == article::HEADLINE)
@@ -153,22 +241,101 @@ pub fn classify(
     let Some(branch) = branch else {
         return page_level.labels.clone();
     };
-    let Some(decider) = deciding_node(branch) else {
-        // A young site: the page-level extractor alone.
-        return page_level.labels.clone();
-    };
+    match draft(page, branch, page_level) {
+        Some(draft) => finish(page, branch, draft),
+        None => page_level.labels.clone(),
+    }
+}
+
+/// The first half of the rule, which needs the branch's supports, containers and slots but no
+/// block counts: the article the site agrees on. The rule then reads the counts of the blocks
+/// [`hashes_needed`] names only (reading counts is most of what the rule costs).
+pub struct Draft<'a> {
+    base: Cow<'a, ArticleExtraction>,
+    agreement: Option<Agreement>,
+}
+
+/// Starts the rule; `None` when the site is too young to speak (the page-level labels stand).
+pub fn draft<'a>(
+    page: &Page,
+    branch: &Branch,
+    page_level: &'a ArticleExtraction,
+) -> Option<Draft<'a>> {
+    deciding_node(branch)?;
     let agreement = agreed_container(page, branch);
     let base = match &agreement {
         Some(a) if page_level.containers.first() != Some(&a.node) => {
-            article::extract_in(page, a.node)
+            Cow::Owned(article::extract_in(page, a.node))
         }
-        _ => page_level.clone(),
+        _ => Cow::Borrowed(page_level),
     };
+    Some(Draft { base, agreement })
+}
+
+/// The blocks whose tree counts [`finish`] reads when the article is `extraction`: those it keeps,
+/// and the prose outside it that the site may take back.
+pub fn hashes_needed(page: &Page, extraction: &ArticleExtraction) -> Vec<BlockHash> {
+    let mut hashes: Vec<BlockHash> = page
+        .blocks
+        .iter()
+        .zip(&extraction.labels)
+        .filter(|(_, l)| l.is_content())
+        .map(|(b, _)| b.hash)
+        .collect();
+    hashes.extend(
+        prose_outside(page, &extraction.labels, &extraction.containers)
+            .into_iter()
+            .map(|(i, _)| page.blocks[i].hash),
+    );
+    hashes
+}
+
+impl Draft<'_> {
+    /// The article the rule will finish from.
+    pub fn article(&self) -> &ArticleExtraction {
+        &self.base
+    }
+
+    /// Whether the site's article is the page-level extractor's own (most pages of a known
+    /// site): the counts read for the page-level article then serve.
+    pub fn is_page_level(&self) -> bool {
+        matches!(self.base, Cow::Borrowed(_))
+    }
+}
+
+/// Finishes the rule with the branch's counts (of at least [`hashes_needed`]).
+pub fn finish(page: &Page, branch: &Branch, draft: Draft<'_>) -> Vec<Label> {
+    let Some(decider) = deciding_node(branch) else {
+        return draft.base.labels.clone();
+    };
+    let Draft { base, agreement } = draft;
     let template_count = (TEMPLATE_SHARE * f64::from(decider.support)).ceil() as u32;
+    let slot_count = ((SLOT_SHARE * f64::from(decider.support)).ceil() as u32).max(MIN_AGREEMENT);
+    // Page-specific prose outside the article, in a slot where most of the site's pages carry
+    // prose of their own (a video's caption, a standfirst): the site says it belongs to the story.
+    let site_prose: Vec<(usize, String, u32)> = prose_outside(page, &base.labels, &base.containers)
+        .into_iter()
+        .filter_map(|(i, key)| {
+            let seen = decider.slots.get(&key).copied().unwrap_or(0);
+            let new = decider.count(&page.blocks[i].hash) <= 1;
+            (seen >= slot_count && new).then_some((i, key, seen))
+        })
+        .collect();
     page.blocks
         .iter()
-        .zip(base.labels)
-        .map(|(block, base_label)| {
+        .zip(base.into_owned().labels)
+        .enumerate()
+        .map(|(i, (block, base_label))| {
+            if let Some((_, _, seen)) = site_prose.iter().find(|(at, ..)| *at == i) {
+                return label(
+                    Verdict::Content,
+                    format!(
+                        "the site's pages carry their own prose here ({seen} of {} pages at {}), \
+                         and this text is new",
+                        decider.support, decider.path
+                    ),
+                );
+            }
             if !base_label.is_content() {
                 return base_label;
             }
@@ -188,7 +355,7 @@ pub fn classify(
                     ),
                 );
             }
-            if is_all_link_text(block) && count > 1 {
+            if is_all_link_text(block) && count > 1 && !is_headline(&base_label) {
                 return label(
                     Verdict::Boilerplate,
                     format!("repeated link ({count} pages at {})", decider.path),
@@ -397,5 +564,129 @@ mod tests {
         let text = content_text(&page.page, &labels);
         assert!(text.contains("town hall will be closed"), "{text}");
         assert!(!text.contains("newsletter"), "{text}");
+    }
+
+    /// A page of a site that puts each story's video description in a player above the article
+    /// (generated player ids), two teasers of other stories in one box above it, and the
+    /// author's bio below it.
+    fn video_page(n: usize) -> (String, String) {
+        let (html, title) = site_page(n);
+        let name = NAMES[n % NAMES.len()];
+        let caption = format!(
+            "In this video our reporter walks the length of {name} Street and talks to the \
+             shopkeepers, the neighbours and the council officers about what the new budget \
+             will change for them, block by block, over the coming year."
+        );
+        let teaser = |k: usize| {
+            format!(
+                "<p class=\"teaser\">Also today: {} This other story is told at length on its \
+                 own page, with photographs and a map of every street that it concerns in \
+                 town, number {k}.</p>",
+                SENTENCES[(n + k) % SENTENCES.len()]
+            )
+        };
+        let playlist: String = (0..8)
+            .map(|k| {
+                format!("<li><a href=\"/video/{k}\">Watch the video report number {k}</a></li>")
+            })
+            .collect();
+        let above = format!(
+            "<div class=\"player\" id=\"player-{:x}z{}\"><ul>{playlist}</ul>\
+             <div class=\"caption-box\"><p class=\"caption\">{caption}</p></div>\
+             <div class=\"more\">{}{}</div></div>",
+            n * 7919 + 11,
+            ["a", "b", "c"][n % 3],
+            teaser(1),
+            teaser(2)
+        );
+        let bio = format!(
+            "<div class=\"bio\"><p>The author has written about {name} Street and the rest of \
+             the town for many years, and before that covered schools, courts and local \
+             sport for three other newspapers in the region, winning two awards.</p></div>"
+        );
+        // The player sits in the page header and the bio in the page footer, as on real sites,
+        // so neither is a sibling the page-level extractor could add to the article.
+        let html = html
+            .replace(
+                "<div id=\"top\">",
+                &format!("<div id=\"header\">{above}<div id=\"top\">"),
+            )
+            .replace("<div id=\"main\">", "</div><div id=\"main\">")
+            .replace(
+                "<div id=\"footer\">",
+                &format!("<div id=\"end\">{bio}<div id=\"footer\">"),
+            )
+            .replace("</body>", "</div></body>");
+        (html, title)
+    }
+
+    #[test]
+    fn prose_the_site_carries_above_every_article_is_kept_once_the_site_is_known() {
+        let mut store = Store::open_in_memory().unwrap();
+        let engine = Engine::default();
+        let mut pages = Vec::new();
+        for n in 0..9 {
+            let (html, title) = video_page(n);
+            let url = format!("https://www.example-video.com/town/story-{n}");
+            pages.push(
+                engine
+                    .ingest(
+                        &mut store,
+                        &Document {
+                            bytes: html.as_bytes(),
+                            declared_charset: None,
+                            url: Some(&url),
+                            title: Some(&title),
+                            time: n as i64 * 3600,
+                        },
+                    )
+                    .unwrap(),
+            );
+            // While the site is young, its pages are exactly the page-level extractor's.
+            if n < 5 {
+                let page = &pages[n];
+                assert_eq!(
+                    engine.classify(&store, page, Method::Site).unwrap(),
+                    engine.classify(&store, page, Method::PithPage).unwrap()
+                );
+            }
+        }
+        let text_of = |page: &Ingested, method| {
+            content_text(&page.page, &engine.classify(&store, page, method).unwrap())
+        };
+        // The page-level extractor leaves the description out: it sits outside the article.
+        let last = &pages[8];
+        let page_level = text_of(last, Method::PithPage);
+        assert!(!page_level.contains("In this video"), "{page_level}");
+        // The site, having seen it above most of its articles, keeps it; not the teasers (two in
+        // one slot), nor the bio (below the article), nor anything of the template.
+        let site = text_of(last, Method::Site);
+        assert!(
+            site.contains("In this video our reporter walks the length of Ivy Street"),
+            "{site}"
+        );
+        assert!(site.contains("On Ivy Street, this part adds the fifth detail"));
+        assert!(!site.contains("Also today"), "{site}");
+        assert!(!site.contains("The author has written"), "{site}");
+        assert!(!site.contains("newsletter"), "{site}");
+        let labels = engine.classify(&store, last, Method::Site).unwrap();
+        let why = last
+            .page
+            .blocks
+            .iter()
+            .zip(&labels)
+            .find(|(b, _)| b.text.starts_with("In this video"))
+            .map(|(_, l)| l.reason.to_string())
+            .unwrap();
+        assert!(why.contains("their own prose here"), "{why}");
+        // The engine reads only the counts the rule needs; the labels are those of the rule run
+        // on the whole branch.
+        for page in &pages {
+            let branch = engine.branch(&store, page).unwrap();
+            assert_eq!(
+                engine.classify(&store, page, Method::Site).unwrap(),
+                super::classify(&page.page, branch.as_ref(), &page.page_level)
+            );
+        }
     }
 }

@@ -57,6 +57,14 @@ pub struct EvalRun {
     pub engine_time: Duration,
     /// Wall time of the whole run, scoring and writing included.
     pub total_time: Duration,
+    /// Time spent running pith's page-level extractor on the scored pages (measured on a second
+    /// run of it, as the engine's own run is folded into ingestion): the yardstick for what a
+    /// method costs on top.
+    pub page_level_time: Duration,
+    /// Time each method's classification took over all scored pages (tree reads included), in
+    /// the order of [`EvalOptions::methods`]. Page-level methods whose result the engine computes
+    /// at ingestion (`pith-page`) cost almost nothing here.
+    pub method_times: Vec<Duration>,
 }
 
 /// An evaluation that could not run at all.
@@ -129,6 +137,7 @@ pub fn run(
             std::fs::create_dir_all(&path).map_err(|source| EvalError::Write { path, source })?;
         }
     }
+    run.method_times = vec![Duration::ZERO; options.methods.len()];
     let mut store = Store::open_in_memory()?;
     let mut clock = 0i64;
     let total = manifest.pages.len();
@@ -289,13 +298,18 @@ fn run_page(
         }
     };
     let mut texts = Vec::with_capacity(options.methods.len());
-    for &method in &options.methods {
+    for (i, &method) in options.methods.iter().enumerate() {
+        let method_started = Instant::now();
         let labels = engine
             .classify(store, &ingested, method)
             .map_err(EvalError::from)?;
+        run.method_times[i] += method_started.elapsed();
         texts.push(classify::content_text(&ingested.page, &labels));
     }
     run.engine_time += started.elapsed();
+    let page_level_started = Instant::now();
+    std::hint::black_box(classify::article::extract(&ingested.page));
+    run.page_level_time += page_level_started.elapsed();
     for (method, text) in options.methods.iter().zip(texts) {
         if let Some(out) = &options.out {
             let path = out

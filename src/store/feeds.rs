@@ -3,7 +3,7 @@
 //! up one step of a refresh is one transaction, so a crash never leaves half an item.
 
 use std::collections::HashSet;
-use std::io::{Read, Write};
+use std::io::Read;
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
@@ -247,10 +247,8 @@ pub struct PageBytes {
 impl PageBytes {
     /// Compresses `raw`.
     pub fn compress(raw: &[u8]) -> Result<PageBytes, StoreError> {
-        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
-        let compressed = enc
-            .write_all(raw)
-            .and_then(|_| enc.finish())
+        let compressed = DEFLATE
+            .with_borrow_mut(|deflate| zlib(deflate, raw))
             .map_err(|e| StoreError::Corrupt(format!("cannot compress a page: {e}")))?;
         Ok(PageBytes {
             compressed,
@@ -279,6 +277,29 @@ impl PageBytes {
     /// The compressed length (what it costs in memory).
     pub fn compressed_len(&self) -> usize {
         self.compressed.len()
+    }
+}
+
+thread_local! {
+    /// One zlib compressor per thread, reset for each page: setting one up allocates and clears
+    /// a few hundred KB of tables, which cost as much as compressing a small page
+    /// (callgrind: 0.4 of the 1.7 million instructions per compression on the datasets).
+    static DEFLATE: std::cell::RefCell<flate2::Compress> =
+        std::cell::RefCell::new(flate2::Compress::new(flate2::Compression::fast(), true));
+}
+
+/// `raw` as one zlib stream, with `deflate` reset first.
+fn zlib(deflate: &mut flate2::Compress, raw: &[u8]) -> Result<Vec<u8>, flate2::CompressError> {
+    deflate.reset();
+    let mut out = Vec::with_capacity(raw.len() / 4 + 64);
+    loop {
+        let read = usize::try_from(deflate.total_in()).unwrap_or(raw.len());
+        let input = raw.get(read..).unwrap_or_default();
+        match deflate.compress_vec(input, &mut out, flate2::FlushCompress::Finish)? {
+            flate2::Status::StreamEnd => return Ok(out),
+            // The output is full: give it room and go on.
+            _ => out.reserve(out.capacity().max(4096)),
+        }
     }
 }
 
@@ -879,4 +900,34 @@ fn store_images(
         link.execute(params![item, image.url])?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod page_bytes_tests {
+    use super::PageBytes;
+
+    /// The per-thread compressor is reset between pages: every page comes back whole, whatever
+    /// came before it (empty, small, and large incompressible input that outgrows the first
+    /// output buffer).
+    #[test]
+    fn pages_compressed_one_after_another_come_back_whole() {
+        let mut noise = Vec::with_capacity(300_000);
+        let mut x: u32 = 1;
+        for _ in 0..300_000 {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            noise.push((x >> 24) as u8);
+        }
+        let html = "<p>Le même paragraphe, encore et encore.</p>".repeat(2_000);
+        for raw in [
+            &b""[..],
+            html.as_bytes(),
+            &noise,
+            b"<p>x</p>",
+            html.as_bytes(),
+        ] {
+            let bytes = PageBytes::compress(raw).unwrap();
+            assert_eq!(bytes.raw_len(), raw.len());
+            assert_eq!(bytes.decompress().unwrap(), raw);
+        }
+    }
 }

@@ -101,7 +101,9 @@ pub struct TreeDocument<'a> {
     pub url_key: &'a str,
     /// Its block hashes (made unique before counting).
     pub hashes: &'a [BlockHash],
-    /// The DOM signature of its main content container, when the page-level extractor found one.
+    /// Its site signatures, newline-separated: the DOM signature of its main content container
+    /// first (an empty line when the page-level extractor found none), then the keys of its prose
+    /// slots (see `classify::site::prose_slots`). Each is counted per node, like a block hash.
     pub container: Option<&'a str>,
     /// Its time in the stream, unix seconds (the history window's clock).
     pub added: i64,
@@ -168,6 +170,7 @@ impl Store {
             .map_err(open_err)?;
         conn.busy_timeout(std::time::Duration::from_secs(30))
             .map_err(open_err)?;
+        tune(&conn).map_err(open_err)?;
         Store::init(conn)
     }
 
@@ -245,6 +248,18 @@ impl Store {
         tx.commit()?;
         Ok(value)
     }
+}
+
+/// Performance settings of a file database's connection (the speed work of issue 7; kept apart
+/// from the settings that make the file correct).
+///
+/// `wal_autocheckpoint`: SQLite copies the write-ahead log back into the database file (with an
+/// fsync) once the log holds 1,000 pages by default. A URL Tree insert into a large site's tree
+/// writes a few dozen scattered pages, so the default checkpoints every few dozen inserts, copying
+/// back mostly the same pages each time. A larger log (about 64 MB) lets one copy serve
+/// many inserts; a refresh truncates it when it ends ([`Store::checkpoint`]).
+fn tune(conn: &Connection) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "wal_autocheckpoint", crate::limits::REFRESH_WAL_PAGES)
 }
 
 /// The turn to write, shared by every connection of this process (see [`Store::write`]).

@@ -10,7 +10,16 @@ use super::{
     unpack_hashes,
 };
 use crate::page::BlockHash;
-use crate::urltree::{Branch, HistoryWindow, NodeStats};
+use crate::urltree::{Branch, HistoryWindow, NodeStats, SLOT_PREFIX};
+
+/// The site signatures a document stored (its `container` column): newline-separated, the main
+/// container's first (absent when the page had none), then its prose slots (`slot:` prefix).
+fn site_signatures(stored: Option<&str>) -> impl Iterator<Item = &str> {
+    stored
+        .unwrap_or_default()
+        .split('\n')
+        .filter(|s| !s.is_empty())
+}
 
 impl Store {
     /// Inserts a document into its domain's tree, counting its unique hashes and its container
@@ -80,14 +89,10 @@ impl Store {
             }
             let mut bump_node = tx
                 .prepare_cached("UPDATE tree_node SET support = support + 1, own = ?2 WHERE id = ?1")?;
-            // One statement per node for all the document's hashes (a statement per hash was
+            // A few statements per node for all the document's hashes (a statement per hash was
             // most of an insert's time).
-            let unique_json = hashes_json(&unique);
-            let mut bump_counters = tx.prepare_cached(
-                "INSERT INTO tree_counter (node, hash, count)
-                 SELECT ?1, value, 1 FROM json_each(?2) WHERE true
-                 ON CONFLICT (node, hash) DO UPDATE SET count = count + 1",
-            )?;
+            let unique_sql: Vec<i64> = unique.iter().map(hash_to_sql).collect();
+            let unique_json = ints_json(&unique_sql);
             let mut bump_container = tx.prepare_cached(
                 "INSERT INTO site_container (node, signature, count) VALUES (?1, ?2, 1)
                  ON CONFLICT (node, signature) DO UPDATE SET count = count + 1",
@@ -104,10 +109,10 @@ impl Store {
                     materialize(tx, node.id, node.support)?;
                 }
                 if own {
-                    bump_counters.execute(params![node.id, &unique_json])?;
+                    count_in(tx, node.id, node.support, &unique_sql, &unique_json)?;
                 }
                 bump_node.execute(params![node.id, own])?;
-                if let Some(signature) = container {
+                for signature in site_signatures(container) {
                     bump_container.execute(params![node.id, signature])?;
                 }
             }
@@ -152,40 +157,72 @@ impl Store {
     /// The statistics of a document's branch, domain first, with the counts of `hashes` (the
     /// blocks to classify) at every node. Empty when the document is not in the tree.
     pub fn tree_branch(&self, doc: DocId, hashes: &[BlockHash]) -> Result<Branch, StoreError> {
-        let row: Option<(i64, Vec<u8>)> = self
+        let row: Option<(i64, Vec<u8>, Option<String>)> = self
             .conn
-            .prepare_cached("SELECT leaf, hashes FROM tree_doc WHERE id = ?1")?
-            .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?)))
+            .prepare_cached("SELECT leaf, hashes, container FROM tree_doc WHERE id = ?1")?
+            .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()?;
-        let Some((leaf, blob)) = row else {
+        let Some((leaf, blob, signatures)) = row else {
             return Ok(Branch::default());
         };
+        let slots: Vec<&str> = site_signatures(signatures.as_deref())
+            .filter(|s| s.starts_with(SLOT_PREFIX))
+            .collect();
         let mut chain = read_chain(&self.conn, leaf)?;
+        let own_set = unpack_hashes(&blob)?;
         let mut unique = hashes.to_vec();
         unique.sort_unstable();
         unique.dedup();
         let unique_json = hashes_json(&unique);
+        // Driven by the list of hashes (see `count_in`).
         let mut get_counts = self.conn.prepare_cached(
-            "SELECT hash, count FROM tree_counter
-             WHERE node = ?1 AND hash IN (SELECT value FROM json_each(?2))",
+            "SELECT t.hash, t.count FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
+             WHERE t.node = ?1 AND t.hash = j.value",
+        )?;
+        let mut get_singles = self.conn.prepare_cached(
+            "SELECT t.hash FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
+             WHERE t.node = -?1 AND t.hash = j.value",
         )?;
         // Counters from the leaf up: a node without rows of its own has its child's counters on
         // this branch (all its documents are under it), or, with one document, this document's.
         let mut counts_up: Vec<HashMap<BlockHash, u32>> = Vec::with_capacity(chain.len());
         for (i, link) in chain.iter().enumerate() {
             let node = link.node;
-            let counts = if node.own {
+            let counts = if unique.is_empty() {
+                // Asked for the branch's outline only (supports, containers, slots).
+                HashMap::new()
+            } else if node.own {
                 let mut counts = HashMap::with_capacity(unique.len());
                 let mut rows = get_counts.query(params![node.id, &unique_json])?;
                 while let Some(row) = rows.next()? {
                     let hash: i64 = row.get(0)?;
                     counts.insert(BlockHash(hash.to_be_bytes()), row.get::<_, u32>(1)?);
                 }
+                // Without a row of count 2 or more, a hash of this document (which is under the
+                // node) is counted once: no need to look for its single row. Only hashes from
+                // elsewhere are looked up.
+                let mut elsewhere = Vec::new();
+                for hash in &unique {
+                    if counts.contains_key(hash) {
+                        continue;
+                    }
+                    if own_set.binary_search(hash).is_ok() {
+                        counts.insert(*hash, 1);
+                    } else {
+                        elsewhere.push(*hash);
+                    }
+                }
+                if !elsewhere.is_empty() {
+                    let mut rows = get_singles.query(params![node.id, hashes_json(&elsewhere)])?;
+                    while let Some(row) = rows.next()? {
+                        let hash: i64 = row.get(0)?;
+                        counts.insert(BlockHash(hash.to_be_bytes()), 1);
+                    }
+                }
                 counts
             } else if i > 0 && chain[i - 1].node.support == node.support {
                 counts_up[i - 1].clone()
             } else if node.support == 1 && i == 0 {
-                let own_set = unpack_hashes(&blob)?;
                 unique
                     .iter()
                     .filter(|h| own_set.binary_search(h).is_ok())
@@ -202,8 +239,12 @@ impl Store {
         chain.reverse();
         counts_up.reverse();
         let mut get_containers = self.conn.prepare_cached(
-            "SELECT signature, count FROM site_container WHERE node = ?1
+            "SELECT signature, count FROM site_container
+             WHERE node = ?1 AND signature NOT LIKE 'slot:%'
              ORDER BY count DESC, signature LIMIT 8",
+        )?;
+        let mut get_slot = self.conn.prepare_cached(
+            "SELECT count FROM site_container WHERE node = ?1 AND signature = ?2",
         )?;
         let mut path = String::new();
         let mut nodes = Vec::with_capacity(chain.len());
@@ -215,11 +256,21 @@ impl Store {
             let containers = get_containers
                 .query_map([link.node.id], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<Vec<(String, u32)>, _>>()?;
+            let mut slot_counts = HashMap::with_capacity(slots.len());
+            for &slot in &slots {
+                if let Some(count) = get_slot
+                    .query_row(params![link.node.id, slot], |r| r.get::<_, u32>(0))
+                    .optional()?
+                {
+                    slot_counts.insert(slot.to_string(), count);
+                }
+            }
             nodes.push(NodeStats {
                 path: path.clone(),
                 support: u32::try_from(link.node.support).unwrap_or(u32::MAX),
                 counts,
                 containers,
+                slots: slot_counts,
             });
         }
         Ok(Branch { nodes })
@@ -306,9 +357,9 @@ impl Store {
                 for h in &hashes {
                     *want_counts.entry((node, hash_to_sql(h))).or_default() += 1;
                 }
-                if let Some(signature) = &container {
+                for signature in site_signatures(container.as_deref()) {
                     *want_containers
-                        .entry((node, signature.clone()))
+                        .entry((node, signature.to_string()))
                         .or_default() += 1;
                 }
                 node = *parents.get(&node).ok_or_else(|| {
@@ -350,13 +401,23 @@ impl Store {
         want_counts.retain(|(node, _), _| {
             want_support.get(node).copied().unwrap_or(0) >= 2 && !child_has_equal.contains(node)
         });
+        // A hash counted once may sit in the node's singles (node id negated, count 1) or, after
+        // a removal brought it down from more, in its own rows; never in both.
         let mut stored: BTreeMap<(i64, i64), u32> = BTreeMap::new();
         let mut stmt = self
             .conn
             .prepare("SELECT node, hash, count FROM tree_counter")?;
         for row in stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
             let (node, hash, count): (i64, i64, u32) = row?;
-            stored.insert((node, hash), count);
+            if node < 0 && count != 1 {
+                errors.push(format!("node {}: a single row with count {count}", -node));
+            }
+            if stored.insert((node.abs(), hash), count).is_some() {
+                errors.push(format!(
+                    "node {}: hash {hash} both in its singles and in its rows",
+                    node.abs()
+                ));
+            }
         }
         if stored != want_counts {
             let diffs = want_counts
@@ -428,16 +489,10 @@ fn remove_doc(tx: &Transaction<'_>, doc: DocId) -> Result<bool, StoreError> {
     let hashes = unpack_hashes(&blob)?;
     // The branch, leaf first, as it is before the removal.
     let chain = read_chain(tx, leaf)?;
-    let hashes_json = hashes_json(&hashes);
-    let mut decrement = tx.prepare_cached(
-        "UPDATE tree_counter SET count = count - 1
-         WHERE node = ?1 AND hash IN (SELECT value FROM json_each(?2))",
-    )?;
-    let mut delete_spent = tx.prepare_cached(
-        "DELETE FROM tree_counter
-         WHERE node = ?1 AND count <= 0 AND hash IN (SELECT value FROM json_each(?2))",
-    )?;
-    let mut delete_counters = tx.prepare_cached("DELETE FROM tree_counter WHERE node = ?1")?;
+    let hashes_sql: Vec<i64> = hashes.iter().map(hash_to_sql).collect();
+    let hashes_json = ints_json(&hashes_sql);
+    let mut delete_counters =
+        tx.prepare_cached("DELETE FROM tree_counter WHERE node IN (?1, -?1)")?;
     let mut other_child_with = tx.prepare_cached(
         "SELECT 1 FROM tree_node WHERE parent = ?1 AND support = ?2 AND id != ?3 LIMIT 1",
     )?;
@@ -471,11 +526,10 @@ fn remove_doc(tx: &Transaction<'_>, doc: DocId) -> Result<bool, StoreError> {
                 delete_counters.execute([node.id])?;
                 own = false;
             } else {
-                decrement.execute(params![node.id, &hashes_json])?;
-                delete_spent.execute(params![node.id, &hashes_json])?;
+                uncount_in(tx, node.id, &hashes_sql, &hashes_json)?;
             }
         }
-        if let Some(signature) = &container {
+        for signature in site_signatures(container.as_deref()) {
             let count: Option<i64> = decrement_container
                 .query_row(params![node.id, signature], |r| r.get(0))
                 .optional()?;
@@ -498,18 +552,166 @@ fn remove_doc(tx: &Transaction<'_>, doc: DocId) -> Result<bool, StoreError> {
 /// Hashes as a JSON array of their SQL integers, so that one statement (through `json_each`)
 /// handles a document's whole hash set at a node.
 fn hashes_json(hashes: &[BlockHash]) -> String {
+    let ints: Vec<i64> = hashes.iter().map(hash_to_sql).collect();
+    ints_json(&ints)
+}
+
+/// SQL integers as a JSON array (see [`hashes_json`]).
+fn ints_json(ints: &[i64]) -> String {
     use std::fmt::Write;
-    let mut out = String::with_capacity(2 + hashes.len() * 21);
+    let mut out = String::with_capacity(2 + ints.len() * 21);
     out.push('[');
-    for (i, hash) in hashes.iter().enumerate() {
+    for (i, int) in ints.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         // Writing into a String cannot fail.
-        let _ = write!(out, "{}", hash_to_sql(hash));
+        let _ = write!(out, "{int}");
     }
     out.push(']');
     out
+}
+
+/// The hashes of `all` (sorted) that are not in `found` (any order; sorted here).
+fn minus(all: &[i64], mut found: Vec<i64>) -> Vec<i64> {
+    found.sort_unstable();
+    all.iter()
+        .filter(|h| found.binary_search(h).is_err())
+        .copied()
+        .collect()
+}
+
+/// Below this many documents a node counts every hash under its own id (see [`count_in`]). It
+/// bounds the count-1 rows that stay among the repeated ones to a few pages' worth; tests use a
+/// tiny value so that both ways of counting, and nodes crossing between them, are exercised.
+#[cfg(not(test))]
+const YOUNG_NODE_DOCS: i64 = 32;
+#[cfg(test)]
+const YOUNG_NODE_DOCS: i64 = 3;
+
+/// Counts a document's unique hashes (`hashes`, sorted SQL integers, and the same as `json`) at a
+/// node that keeps rows of its own.
+///
+/// A node's counters live in two key ranges of `tree_counter`: its id for hashes counted twice or
+/// more, and its id negated for hashes counted once (its "singles", always count 1). Most hashes of
+/// a growing site are counted once (article text), and they are many; the repeated ones (the
+/// template) are few, and every page updates them. Kept in one range, the few hot rows were spread
+/// over as many B-tree pages as the whole range, so every insert dirtied (and wrote to the WAL) one
+/// page per template hash, more as the site grew: 7× slower at 10,000 pages than at 100. Kept
+/// apart, the hot rows stay on a page or two, and an insert writes a new page's singles plus those.
+fn count_in(
+    tx: &Transaction<'_>,
+    node: i64,
+    support: i64,
+    hashes: &[i64],
+    json: &str,
+) -> Result<(), StoreError> {
+    // A young node (most nodes of a reader's sites) is small: its rows fit on a few pages
+    // whatever their counts, and one upsert counts the document, as before the singles. Reads
+    // accept a count of 1 under the node's id, so this is exact as long as the node has no singles
+    // yet (a node that grew old and shrank again keeps the full path).
+    if support < YOUNG_NODE_DOCS
+        && !tx
+            .prepare_cached("SELECT 1 FROM tree_counter WHERE node = -?1 LIMIT 1")?
+            .exists([node])?
+    {
+        tx.prepare_cached(
+            "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, 1 FROM json_each(?2)
+             WHERE true ON CONFLICT (node, hash) DO UPDATE SET count = count + 1",
+        )?
+        .execute(params![node, json])?;
+        return Ok(());
+    }
+    // Where each hash stands now: one read, driven by the list (`CROSS JOIN` keeps it the outer
+    // loop, so SQLite seeks each hash rather than building a temporary index of the list, which
+    // `IN (SELECT …)` does and which made an insert twice as costly on a young site).
+    let mut repeated = Vec::new();
+    let mut singles = Vec::new();
+    {
+        let mut find = tx.prepare_cached(
+            "SELECT t.hash, t.node > 0 FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
+             WHERE t.node IN (?1, -?1) AND t.hash = j.value",
+        )?;
+        let mut rows = find.query(params![node, json])?;
+        while let Some(row) = rows.next()? {
+            let hash: i64 = row.get(0)?;
+            if row.get::<_, bool>(1)? {
+                repeated.push(hash);
+            } else {
+                singles.push(hash);
+            }
+        }
+    }
+    // Rows of 2 or more gain one; a single seen again becomes a row of count 2.
+    if !repeated.is_empty() || !singles.is_empty() {
+        let mut bumped = repeated.clone();
+        bumped.extend_from_slice(&singles);
+        tx.prepare_cached(
+            "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, 2 FROM json_each(?2)
+             WHERE true ON CONFLICT (node, hash) DO UPDATE SET count = count + 1",
+        )?
+        .execute(params![node, ints_json(&bumped)])?;
+    }
+    if !singles.is_empty() {
+        tx.prepare_cached(
+            "DELETE FROM tree_counter
+             WHERE node = -?1 AND hash IN (SELECT value FROM json_each(?2))",
+        )?
+        .execute(params![node, ints_json(&singles)])?;
+    }
+    // The rest are new under this node: singles.
+    let new_json = if repeated.is_empty() && singles.is_empty() {
+        json.to_owned()
+    } else {
+        repeated.extend_from_slice(&singles);
+        ints_json(&minus(hashes, repeated))
+    };
+    tx.prepare_cached(
+        "INSERT INTO tree_counter (node, hash, count) SELECT -?1, value, 1 FROM json_each(?2)",
+    )?
+    .execute(params![node, new_json])?;
+    Ok(())
+}
+
+/// Undoes [`count_in`] for a leaving document. A row brought down to 1 stays a row (reads accept a
+/// count of 1 in either range; moving it would cost a write for nothing); one at 0 is deleted.
+fn uncount_in(
+    tx: &Transaction<'_>,
+    node: i64,
+    hashes: &[i64],
+    json: &str,
+) -> Result<(), StoreError> {
+    let mut repeated = Vec::new();
+    let mut spent = Vec::new();
+    {
+        let mut decrement = tx.prepare_cached(
+            "UPDATE tree_counter SET count = count - 1
+             WHERE node = ?1 AND hash IN (SELECT value FROM json_each(?2)) RETURNING hash, count",
+        )?;
+        let mut rows = decrement.query(params![node, json])?;
+        while let Some(row) = rows.next()? {
+            let hash: i64 = row.get(0)?;
+            if row.get::<_, i64>(1)? <= 0 {
+                spent.push(hash);
+            }
+            repeated.push(hash);
+        }
+    }
+    if !spent.is_empty() {
+        tx.prepare_cached(
+            "DELETE FROM tree_counter
+             WHERE node = ?1 AND hash IN (SELECT value FROM json_each(?2))",
+        )?
+        .execute(params![node, ints_json(&spent)])?;
+    }
+    if repeated.len() < hashes.len() {
+        tx.prepare_cached(
+            "DELETE FROM tree_counter
+             WHERE node = -?1 AND hash IN (SELECT value FROM json_each(?2))",
+        )?
+        .execute(params![node, ints_json(&minus(hashes, repeated))])?;
+    }
+    Ok(())
 }
 
 /// A node of a document's branch as stored.
@@ -571,9 +773,11 @@ fn materialize(tx: &Transaction<'_>, node: i64, support: i64) -> Result<(), Stor
             .optional()?
         {
             Some((child, true)) => {
+                // Its rows and its singles (see `count_in`).
                 tx.prepare_cached(
                     "INSERT INTO tree_counter (node, hash, count)
-                     SELECT ?1, hash, count FROM tree_counter WHERE node = ?2",
+                     SELECT CASE WHEN node > 0 THEN ?1 ELSE -?1 END, hash, count
+                     FROM tree_counter WHERE node IN (?2, -?2)",
                 )?
                 .execute(params![node, child])?;
                 return Ok(());
@@ -594,6 +798,8 @@ fn materialize(tx: &Transaction<'_>, node: i64, support: i64) -> Result<(), Stor
                     .ok_or_else(|| {
                         StoreError::Corrupt(format!("node {node} has a document but no leaf"))
                     })?;
+                // Every hash of a single document is counted once; the node is young, so they
+                // go under its own id (see `count_in`).
                 tx.prepare_cached(
                     "INSERT INTO tree_counter (node, hash, count)
                      SELECT ?1, value, 1 FROM json_each(?2)",
@@ -1056,6 +1262,62 @@ mod container_tests {
         store.tree_remove(docs[0]).unwrap();
         let branch = store.tree_branch(docs[3], &[]).unwrap();
         assert_eq!(branch.nodes[0].containers[0], ("div#story".to_string(), 2));
+        assert!(store.tree_consistency_errors().unwrap().is_empty());
+    }
+
+    #[test]
+    fn prose_slots_are_counted_apart_from_containers_and_leave_exactly() {
+        let mut store = Store::open_in_memory().unwrap();
+        let window = HistoryWindow::default();
+        let stored = [
+            "div#story\nslot:aa\nslot:bb",
+            "div#story\nslot:aa",
+            "\nslot:aa",
+            "div#story",
+        ];
+        let mut docs = Vec::new();
+        for (i, signatures) in stored.iter().enumerate() {
+            let branch: Vec<String> = ["ex.com", "www.ex.com", &format!("a{i}")]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            let key = format!("k{i}");
+            docs.push(
+                store
+                    .tree_insert(
+                        &TreeDocument {
+                            branch: &branch,
+                            url_key: &key,
+                            hashes: &[],
+                            container: Some(signatures),
+                            added: i as i64,
+                        },
+                        &window,
+                    )
+                    .unwrap()
+                    .doc(),
+            );
+        }
+        // The first document asks for its own slots; containers never list a slot.
+        let branch = store.tree_branch(docs[0], &[]).unwrap();
+        let domain = &branch.nodes[0];
+        assert_eq!(domain.containers, vec![("div#story".to_string(), 3)]);
+        assert_eq!(domain.slots.get("slot:aa"), Some(&3));
+        assert_eq!(domain.slots.get("slot:bb"), Some(&1));
+        assert_eq!(branch.nodes[2].slots.get("slot:aa"), Some(&1));
+        // The last document has no slots, so it is told of none.
+        assert!(
+            store.tree_branch(docs[3], &[]).unwrap().nodes[0]
+                .slots
+                .is_empty()
+        );
+        store.tree_remove(docs[1]).unwrap();
+        let branch = store.tree_branch(docs[0], &[]).unwrap();
+        assert_eq!(branch.nodes[0].slots.get("slot:aa"), Some(&2));
+        assert_eq!(
+            branch.nodes[0].containers,
+            vec![("div#story".to_string(), 2)]
+        );
         assert!(store.tree_consistency_errors().unwrap().is_empty());
     }
 }
