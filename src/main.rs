@@ -14,6 +14,7 @@ use pith::extract::{Document, Engine};
 use pith::feeds::{self, OpmlFeed};
 use pith::fetch::FetchConfig;
 use pith::page::BlockKind;
+use pith::reading;
 use pith::refresh::{self, Event, FeedOutcome, RefreshOptions};
 use pith::store::{FeedInfo, ItemFilter, ItemScope, PinVerdict, Store};
 use pith::urlkey::QueryRules;
@@ -521,10 +522,11 @@ fn items(db: Option<PathBuf>, feed: Option<&str>, filter: ItemFilter) -> Result<
 
 fn read(db: Option<PathBuf>, id: i64, show_blocks: bool) -> Result<()> {
     let mut store = open_store(db)?;
-    let item = store
-        .item(id)?
-        .with_context(|| format!("no item {id} (see `pith items`)"))?;
     let engine = engine()?;
+    // The window opens articles through the same call, so both show the same content.
+    let article = reading::open_article(&store, &engine, id)?
+        .with_context(|| format!("no item {id} (see `pith items`)"))?;
+    let item = &article.item;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", item.title)?;
     writeln!(
@@ -533,81 +535,56 @@ fn read(db: Option<PathBuf>, id: i64, show_blocks: bool) -> Result<()> {
         item.response_url.as_deref().unwrap_or(&item.link)
     )?;
     writeln!(out)?;
-    match store.item_page(id)? {
-        Some(page) => {
-            let doc = Document {
-                bytes: &page.raw,
-                declared_charset: page.declared_charset.as_deref(),
-                url: Some(&page.url),
-                title: Some(&item.title),
-                time: page.fetched,
-            };
-            // Classified again now, with what the site's tree knows today (the document is
-            // looked up by its key: it may have left the tree's history window since).
-            let tree_doc = match (&item.domain, &item.url_key) {
-                (Some(domain), Some(key)) => store.tree_find(domain, key)?,
-                _ => None,
-            };
-            let ingested = engine.reopen(&doc, tree_doc)?;
-            let labels = engine.classify(&store, &ingested, Method::default_method())?;
-            let images = store.item_images(id)?;
-            for (block, label) in ingested.page.blocks.iter().zip(&labels) {
-                if show_blocks {
-                    let verdict = if label.is_content() {
-                        "CONTENT    "
-                    } else {
-                        "BOILERPLATE"
-                    };
-                    let text: String = block.text.chars().take(100).collect();
-                    writeln!(
-                        out,
-                        "{:>4} {verdict} {:?} | {}\n     {text}",
-                        block.position, block.kind, label.reason
-                    )?;
-                    continue;
-                }
-                if !label.is_content() {
-                    continue;
-                }
-                match (&block.kind, &block.image) {
-                    (BlockKind::Image, Some(img)) => {
-                        let stored = images.iter().find(|i| i.url == img.src);
-                        let status = match stored {
-                            Some(i) if i.error.is_none() => {
-                                format!("stored offline, {} bytes", i.bytes)
-                            }
-                            Some(i) => format!("not stored: {}", i.error.as_deref().unwrap_or("")),
-                            None => "not stored".to_string(),
-                        };
-                        writeln!(
-                            out,
-                            "[image: {}] ({status})\n",
-                            if img.alt.is_empty() {
-                                &img.src
-                            } else {
-                                &img.alt
-                            }
-                        )?;
-                    }
-                    (BlockKind::Heading(_), _) => writeln!(out, "## {}\n", block.text)?,
-                    (BlockKind::ListItem, _) => writeln!(out, "  - {}", block.text)?,
-                    _ => writeln!(out, "{}\n", block.text)?,
-                }
-            }
+    if let Some(summary) = &article.summary {
+        if let Some(err) = &item.fetch_error {
+            writeln!(
+                out,
+                "(the page could not be fetched: {err}; the feed's summary follows)\n"
+            )?;
         }
-        None => {
-            if let Some(err) = &item.fetch_error {
+        writeln!(out, "{summary}")?;
+    }
+    for block in &article.blocks {
+        if show_blocks {
+            let verdict = if block.is_content() {
+                "CONTENT    "
+            } else {
+                "BOILERPLATE"
+            };
+            let text: String = block.text.chars().take(100).collect();
+            writeln!(
+                out,
+                "{:>4} {verdict} {:?} | {}\n     {text}",
+                block.position, block.kind, block.label.reason
+            )?;
+            continue;
+        }
+        if !block.is_content() {
+            continue;
+        }
+        match (&block.kind, &block.image) {
+            (BlockKind::Image, Some(img)) => {
+                let stored = article.images.iter().find(|i| i.url == img.src);
+                let status = match stored {
+                    Some(i) if i.error.is_none() => {
+                        format!("stored offline, {} bytes", i.bytes)
+                    }
+                    Some(i) => format!("not stored: {}", i.error.as_deref().unwrap_or("")),
+                    None => "not stored".to_string(),
+                };
                 writeln!(
                     out,
-                    "(the page could not be fetched: {err}; the feed's summary follows)\n"
+                    "[image: {}] ({status})\n",
+                    if img.alt.is_empty() {
+                        &img.src
+                    } else {
+                        &img.alt
+                    }
                 )?;
             }
-            let summary = item
-                .summary
-                .as_deref()
-                .map(feeds::html_fragment_text)
-                .unwrap_or_default();
-            writeln!(out, "{summary}")?;
+            (BlockKind::Heading(_), _) => writeln!(out, "## {}\n", block.text)?,
+            (BlockKind::ListItem, _) => writeln!(out, "  - {}", block.text)?,
+            _ => writeln!(out, "{}\n", block.text)?,
         }
     }
     store.set_read(ItemScope::Item(id), true)?;
@@ -1032,6 +1009,16 @@ fn eval(
     Ok(())
 }
 
+/// `pith` with no command: the window, on the same database and engine as the commands.
+fn window(db: Option<PathBuf>) -> Result<()> {
+    let mut config = pith::ui::Config::new(db_path(db)?);
+    config.engine = engine()?;
+    // As for `pith refresh`: tests and benchmarks keep the window on the loopback address.
+    config.fetch.loopback_only = std::env::var("PITH_LOOPBACK_ONLY")
+        .is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false" | "no" | "off"));
+    pith::ui::run(config).map_err(|e| anyhow::anyhow!("the window could not open: {e}"))
+}
+
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -1130,10 +1117,7 @@ fn main() {
             all,
             unread,
         }) => mark_read(cli.db, id, feed.as_deref(), all, unread),
-        None => {
-            use clap::CommandFactory;
-            Cli::command().print_help().map_err(anyhow::Error::from)
-        }
+        None => window(cli.db),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

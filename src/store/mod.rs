@@ -13,12 +13,14 @@ pub const SCHEMA_VERSION: i64 = 2;
 mod feeds;
 mod pins;
 mod tree;
+mod ui;
 
 pub use feeds::{
     EntryRef, FeedId, FeedInfo, ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewBlock,
     NewImage, NewItem, PageBytes, SearchHit, Stored, StoredImage, StoredPage,
 };
 pub use pins::{Pin, PinVerdict};
+pub use ui::ItemRow;
 
 const SCHEMA_SQL: &str = include_str!("../../schema.sql");
 

@@ -1,0 +1,156 @@
+//! Window timings on a database of 100,000 items (`cargo bench --bench window`): the first frame
+//! and the first frame with the item list, an item-list frame while scrolling, and opening an
+//! article (the library call alone, and key press to the article on screen). Frames are the app's
+//! own frame function run by egui_kittest's harness (layout and tessellation-free: the GPU's
+//! share is not in these numbers). A plain binary (no libtest harness): it prints figures.
+
+#[path = "../tests/common/window_fixture.rs"]
+mod fixture;
+
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use pith::extract::Engine;
+use pith::store::Store;
+use pith::ui::{App, Config};
+
+const ITEMS: usize = 100_000;
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn main() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("pith.db");
+    let t = Instant::now();
+    let fx = fixture::build(&db, 12);
+    fixture::add_bulk_items(&db, fx.feed, ITEMS - fx.items.len());
+    println!(
+        "built a database of {ITEMS} items in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+
+    // First frame, and the first frame that shows the list.
+    let start = Instant::now();
+    let mut h = Harness::builder()
+        .with_size([1400.0, 900.0])
+        .build_ui_state(
+            |ui, app: &mut App| app.show(ui),
+            App::new(Config::new(db.clone())),
+        );
+    let first = start.elapsed();
+    while !(h.state().rows_loaded() && h.state().is_idle()) {
+        h.step();
+        std::thread::sleep(Duration::from_millis(1));
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the list never came"
+        );
+    }
+    h.step();
+    let with_list = start.elapsed();
+    assert_eq!(h.state().rows.len(), ITEMS);
+    println!("first frame: {}", ms(first));
+    println!(
+        "first frame showing the {ITEMS}-item list: {}",
+        ms(with_list)
+    );
+
+    // Scrolling the list: a wheel event over it every frame.
+    h.hover_at(egui::pos2(400.0, 450.0));
+    let mut frames = Vec::new();
+    for i in 0..300 {
+        let dy = if i < 200 { -600.0 } else { 300.0 };
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, dy),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        let t = Instant::now();
+        h.step();
+        frames.push(t.elapsed());
+    }
+    frames.sort();
+    println!(
+        "item-list frame while scrolling ({} frames): median {}, p99 {}, max {}",
+        frames.len(),
+        ms(percentile(&frames, 0.5)),
+        ms(percentile(&frames, 0.99)),
+        ms(*frames.last().unwrap())
+    );
+
+    // Opening an article: the library call alone (what the worker runs)...
+    let store = Store::open(&db).expect("open");
+    let engine = Engine::default();
+    let mut opens = Vec::new();
+    for round in 0..5 {
+        for &id in &fx.items {
+            let t = Instant::now();
+            let article = pith::reading::open_article(&store, &engine, id)
+                .expect("open")
+                .expect("item");
+            if round > 0 {
+                opens.push(t.elapsed());
+            }
+            assert!(article.content().count() > 5);
+        }
+    }
+    opens.sort();
+    println!(
+        "open_article ({} opens): median {}, p99 {}, max {}",
+        opens.len(),
+        ms(percentile(&opens, 0.5)),
+        ms(percentile(&opens, 0.99)),
+        ms(*opens.last().unwrap())
+    );
+
+    // ...and a key press to the article on screen, images decoded and uploaded.
+    h.state_mut()
+        .set_source(pith::ui::sidebar::Source::Feed(fx.feed));
+    while !h.state().is_idle() {
+        h.step();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    h.step();
+    let mut shown = Vec::new();
+    for _ in 0..12 {
+        let before = h.state().open.as_ref().map(|o| o.article.item.id);
+        let t = Instant::now();
+        h.key_press(egui::Key::J);
+        loop {
+            h.step();
+            let now = h.state().open.as_ref().map(|o| o.article.item.id);
+            if now != before {
+                // The frame that drew it has run: this step applied the reply and drew.
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+            assert!(
+                t.elapsed() < Duration::from_secs(10),
+                "the article never came"
+            );
+        }
+        shown.push(t.elapsed());
+        // Let the follow-up questions (the site's tree and pins) finish before the next key.
+        while !h.state().is_idle() {
+            h.step();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    shown.sort();
+    println!(
+        "key press to article on screen ({} opens): median {}, p99 {}, max {}",
+        shown.len(),
+        ms(percentile(&shown, 0.5)),
+        ms(percentile(&shown, 0.99)),
+        ms(*shown.last().unwrap())
+    );
+}

@@ -1,0 +1,322 @@
+//! Opening an article: an item's stored page classified again with what its site's tree knows now,
+//! with everything a reader or an inspector shows about each block. `pith read` and the window both
+//! call [`open_article`], so the command line and the window always agree on what is content.
+
+use crate::classify::{Label, Method, site};
+use crate::extract::{Document, Engine, ExtractError};
+use crate::feeds;
+use crate::page::{BlockHash, BlockKind, ImageInfo};
+use crate::store::{ItemId, ItemInfo, Store, StoreError, StoredImage};
+use crate::urltree::Branch;
+
+/// Link targets a reader may open: a page must never make pith read or write a local file or run
+/// anything, so `file:`, `javascript:`, custom schemes and relative leftovers are dropped.
+pub const SAFE_LINK_SCHEMES: [&str; 3] = ["http", "https", "mailto"];
+
+/// Whether `url` is an absolute http, https or mailto URL (the only links pith opens).
+pub fn is_safe_link(url: &str) -> bool {
+    url::Url::parse(url).is_ok_and(|u| SAFE_LINK_SCHEMES.contains(&u.scheme()))
+}
+
+/// A link inside a block's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// Byte range of the anchor text inside [`ArticleBlock::text`].
+    pub range: std::ops::Range<usize>,
+    /// The absolute target, always passing [`is_safe_link`].
+    pub href: String,
+}
+
+/// One block of the page, with its label and what the inspector shows about it.
+#[derive(Debug, Clone)]
+pub struct ArticleBlock {
+    /// Position in the page, 0-based.
+    pub position: u32,
+    /// Its text (empty for most images).
+    pub text: String,
+    /// The element kind (heading level, paragraph, list item, …).
+    pub kind: BlockKind,
+    /// Ancestor path of its element.
+    pub tag_path: String,
+    /// Words in it.
+    pub words: u32,
+    /// Words inside links.
+    pub link_words: u32,
+    /// Repeat-counting identity (what a pin names).
+    pub hash: BlockHash,
+    /// The image, for image blocks.
+    pub image: Option<ImageInfo>,
+    /// Links in the text, in order.
+    pub links: Vec<Link>,
+    /// The verdict of the method the reader uses, and why.
+    pub label: Label,
+    /// What pith's page-level extractor alone said of it.
+    pub page_level: Label,
+    /// `c(b)` at the node that speaks for the site (see [`Article::deciding_node`]); 0 without one.
+    pub count: u32,
+    /// `c(b)` at the domain node: 1 (this page) or 0 means the site had never shown it before.
+    pub domain_count: u32,
+}
+
+impl ArticleBlock {
+    /// Share of its words inside links.
+    pub fn link_density(&self) -> f32 {
+        if self.words == 0 {
+            0.0
+        } else {
+            self.link_words as f32 / self.words as f32
+        }
+    }
+
+    /// Whether it is content.
+    pub fn is_content(&self) -> bool {
+        self.label.is_content()
+    }
+
+    /// Content that the site had never shown before this page (its hash counted only here).
+    pub fn is_new_content(&self) -> bool {
+        self.is_content() && self.domain_count <= 1
+    }
+}
+
+/// An article, opened for reading.
+#[derive(Debug, Clone)]
+pub struct Article {
+    /// The item.
+    pub item: ItemInfo,
+    /// Every block of the stored page in order, content and boilerplate; empty without a page.
+    pub blocks: Vec<ArticleBlock>,
+    /// The feed's summary as plain text, shown when the page could not be fetched.
+    pub summary: Option<String>,
+    /// The page's registrable domain (its URL Tree).
+    pub domain: Option<String>,
+    /// The page's branch in its site's tree as it is now, domain node first.
+    pub branch: Option<Branch>,
+    /// Index into the branch's nodes of the node that speaks for the site (the deepest one with
+    /// more than [`site::MIN_SUPPORT`] pages); `None` while the site is young and the page-level
+    /// extractor decides alone.
+    pub deciding_node: Option<usize>,
+    /// The images stored for the article.
+    pub images: Vec<StoredImage>,
+    /// The method that labelled the blocks.
+    pub method: Method,
+}
+
+impl Article {
+    /// The content blocks, in order: what the reader shows.
+    pub fn content(&self) -> impl Iterator<Item = &ArticleBlock> {
+        self.blocks.iter().filter(|b| b.is_content())
+    }
+
+    /// The stored image for `src`, if it was downloaded.
+    pub fn image(&self, src: &str) -> Option<&StoredImage> {
+        self.images
+            .iter()
+            .find(|i| i.url == src && i.error.is_none())
+    }
+}
+
+/// What can go wrong while opening an article.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The page could not be run through the engine again.
+    #[error(transparent)]
+    Extract(#[from] ExtractError),
+}
+
+/// Opens item `id`: its stored page parsed again and classified with `Method::default_method()`
+/// and what the site's tree knows now (labels are never frozen when a page arrives). Reads only
+/// the database; `None` when there is no such item. Does not mark it read.
+pub fn open_article(
+    store: &Store,
+    engine: &Engine,
+    id: ItemId,
+) -> Result<Option<Article>, ReadError> {
+    let Some(item) = store.item(id)? else {
+        return Ok(None);
+    };
+    let method = Method::default_method();
+    let Some(page) = store.item_page(id)? else {
+        let summary = item
+            .summary
+            .as_deref()
+            .map(feeds::html_fragment_text)
+            .unwrap_or_default();
+        return Ok(Some(Article {
+            domain: item.domain.clone(),
+            item,
+            blocks: Vec::new(),
+            summary: Some(summary),
+            branch: None,
+            deciding_node: None,
+            images: Vec::new(),
+            method,
+        }));
+    };
+    let doc = Document {
+        bytes: &page.raw,
+        declared_charset: page.declared_charset.as_deref(),
+        url: Some(&page.url),
+        title: Some(&item.title),
+        time: page.fetched,
+    };
+    // The document is looked up by its key: it may have left the tree's history window since.
+    let tree_doc = match (&item.domain, &item.url_key) {
+        (Some(domain), Some(key)) => store.tree_find(domain, key)?,
+        _ => None,
+    };
+    let ingested = engine.reopen(&doc, tree_doc)?;
+    let labels = engine.classify(store, &ingested, method)?;
+    let branch = engine.branch(store, &ingested)?;
+    let deciding_node = branch
+        .as_ref()
+        .and_then(|b| b.nodes.iter().rposition(|n| n.support > site::MIN_SUPPORT));
+    let images = store.item_images(id)?;
+    let base = url::Url::parse(&page.url).ok();
+    let blocks = ingested
+        .page
+        .blocks
+        .iter()
+        .zip(labels)
+        .enumerate()
+        .map(|(i, (block, label))| {
+            let count = match (&branch, deciding_node) {
+                (Some(b), Some(n)) => b.nodes[n].count(&block.hash),
+                _ => 0,
+            };
+            let domain_count = branch
+                .as_ref()
+                .and_then(|b| b.nodes.first())
+                .map_or(0, |n| n.count(&block.hash));
+            ArticleBlock {
+                position: block.position,
+                text: block.text.clone(),
+                kind: block.kind,
+                tag_path: block.tag_path.clone(),
+                words: block.words,
+                link_words: block.link_words,
+                hash: block.hash,
+                image: block.image.clone(),
+                links: block_links(&ingested.page, block, base.as_ref()),
+                page_level: ingested
+                    .page_level
+                    .labels
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| label.clone()),
+                label,
+                count,
+                domain_count,
+            }
+        })
+        .collect();
+    Ok(Some(Article {
+        domain: ingested.key.as_ref().map(|k| k.domain.clone()),
+        item,
+        blocks,
+        summary: None,
+        branch,
+        deciding_node,
+        images,
+        method,
+    }))
+}
+
+/// The links of a block: every `<a href>` under its element whose text is found, in order, in the
+/// block's text, with a safe absolute target.
+fn block_links(
+    page: &crate::page::Page,
+    block: &crate::page::Block,
+    base: Option<&url::Url>,
+) -> Vec<Link> {
+    let mut links = Vec::new();
+    if block.link_words == 0 {
+        return links;
+    }
+    let mut from = 0;
+    for node in page.dom.descendants(block.node) {
+        if page.dom.element_name(node) != Some("a") {
+            continue;
+        }
+        let Some(href) = page.dom.attr(node, "href").map(str::trim) else {
+            continue;
+        };
+        let target = match base {
+            Some(base) => base.join(href).ok(),
+            None => url::Url::parse(href).ok(),
+        };
+        let Some(target) = target.map(String::from).filter(|t| is_safe_link(t)) else {
+            continue;
+        };
+        let text = page
+            .dom
+            .text_content(node)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if text.is_empty() {
+            continue;
+        }
+        if let Some(at) = block.text.get(from..).and_then(|rest| rest.find(&text)) {
+            let start = from + at;
+            let end = start + text.len();
+            links.push(Link {
+                range: start..end,
+                href: target,
+            });
+            from = end;
+        }
+    }
+    links
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_http_https_and_mailto_links_are_safe() {
+        for ok in [
+            "http://example.com/a",
+            "https://example.com/",
+            "mailto:someone@example.com",
+        ] {
+            assert!(is_safe_link(ok), "{ok}");
+        }
+        for bad in [
+            "file:///etc/passwd",
+            "javascript:alert(1)",
+            "data:text/html,hi",
+            "ftp://example.com/x",
+            "/relative/path",
+            "vscode://open?x",
+            "",
+        ] {
+            assert!(!is_safe_link(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn links_are_found_in_the_block_text_and_resolved() {
+        let base = url::Url::parse("https://example.com/news/story").unwrap();
+        let page = crate::page::page_from_html(
+            r#"<html><body><p>Read <a href="/a">the first report</a> and
+               <a href="javascript:evil()">this</a> then <a href="https://other.org/b">the second</a>.</p></body></html>"#,
+            Some(&base),
+        );
+        let block = page
+            .blocks
+            .iter()
+            .find(|b| b.text.starts_with("Read"))
+            .unwrap();
+        let links = block_links(&page, block, Some(&base));
+        assert_eq!(links.len(), 2, "{links:?}");
+        assert_eq!(&block.text[links[0].range.clone()], "the first report");
+        assert_eq!(links[0].href, "https://example.com/a");
+        assert_eq!(&block.text[links[1].range.clone()], "the second");
+        assert_eq!(links[1].href, "https://other.org/b");
+    }
+}

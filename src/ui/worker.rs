@@ -1,0 +1,535 @@
+//! Everything slow happens here, off the UI thread: one database thread with its own connection
+//! answers the window's questions in order, and every network job (refresh, subscribe) runs on a
+//! thread of its own with its own connections. Each reply wakes the window
+//! (`Context::request_repaint`), so a frame never waits on disk or network.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+
+use crate::extract::Engine;
+use crate::feeds;
+use crate::fetch::FetchConfig;
+use crate::reading::{self, Article};
+use crate::refresh::{self, Event, RefreshOptions};
+use crate::store::{FeedId, FeedInfo, ItemFilter, ItemId, ItemRow, ItemScope, Store, TreeNodeInfo};
+use crate::ui::pins::{self, PinRow, PinVerdict};
+
+/// What the window needs to start its workers.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The database file.
+    pub db: PathBuf,
+    /// The engine (query rules, history window) used to classify.
+    pub engine: Engine,
+    /// HTTP settings for refresh and subscribe.
+    pub fetch: FetchConfig,
+    /// Refresh worker threads.
+    pub jobs: usize,
+    /// Whether a refresh downloads the images articles keep.
+    pub images: bool,
+}
+
+impl Config {
+    /// Settings for `db` with the default engine and HTTP client.
+    pub fn new(db: PathBuf) -> Config {
+        Config {
+            db,
+            engine: Engine::default(),
+            fetch: FetchConfig::default(),
+            jobs: 4,
+            images: true,
+        }
+    }
+}
+
+/// A question for the database thread. Every job gets exactly one [`Reply`].
+#[derive(Debug, Clone)]
+pub enum Job {
+    /// The subscriptions with their counts.
+    Feeds,
+    /// An item list; `generation` lets the window drop answers to questions it no longer asks.
+    Items {
+        /// Which items.
+        filter: ItemFilter,
+        /// The window's list generation.
+        generation: u64,
+    },
+    /// Full-text search results as list rows, best first.
+    Search {
+        /// The words.
+        query: String,
+        /// The window's list generation.
+        generation: u64,
+    },
+    /// Open an article (classified now), decode its stored images, and mark it read.
+    Open {
+        /// The item.
+        id: ItemId,
+        /// Mark it read once opened.
+        mark_read: bool,
+    },
+    /// Mark one item read or unread.
+    SetRead {
+        /// The item.
+        id: ItemId,
+        /// Read or unread.
+        read: bool,
+    },
+    /// Star or unstar.
+    ToggleStar {
+        /// The item.
+        id: ItemId,
+    },
+    /// A site's URL Tree.
+    Tree {
+        /// Its registrable domain.
+        domain: String,
+    },
+    /// Pins of one site.
+    Pins {
+        /// The registrable domain.
+        domain: String,
+    },
+    /// Pin a block of a site, then reopen the article so the new label shows.
+    PinAdd {
+        /// The registrable domain.
+        domain: String,
+        /// The block.
+        hash: crate::page::BlockHash,
+        /// Always content or always boilerplate.
+        verdict: PinVerdict,
+        /// The block's text, to show in the list of pins.
+        text: String,
+        /// The article to reopen.
+        reopen: ItemId,
+    },
+    /// Remove a pin, then reopen the article.
+    PinRemove {
+        /// The pin.
+        id: i64,
+        /// Its site.
+        domain: String,
+        /// The article to reopen.
+        reopen: Option<ItemId>,
+    },
+    /// Subscribe to every feed of an OPML file.
+    ImportOpml {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// An image decoded for display.
+pub struct DecodedImage {
+    /// The image URL (as the page's block names it).
+    pub url: String,
+    /// Pixels, at most [`MAX_IMAGE_SIDE`] on a side.
+    pub image: egui::ColorImage,
+}
+
+impl std::fmt::Debug for DecodedImage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DecodedImage({}, {:?})", self.url, self.image.size)
+    }
+}
+
+/// Images are shrunk to this many pixels on their longer side before they reach the GPU.
+pub const MAX_IMAGE_SIDE: u32 = 1600;
+
+/// An answer, or news from a network job.
+#[derive(Debug)]
+pub enum Reply {
+    /// For [`Job::Feeds`].
+    Feeds(Result<Vec<FeedInfo>, String>),
+    /// For [`Job::Items`] and [`Job::Search`].
+    Items {
+        /// The generation asked for.
+        generation: u64,
+        /// The rows.
+        rows: Result<Vec<ItemRow>, String>,
+    },
+    /// For [`Job::Open`] (and pin changes, which reopen).
+    Opened {
+        /// The item asked for.
+        id: ItemId,
+        /// The article, `None` when the item is gone.
+        article: Result<Option<Box<Article>>, String>,
+        /// Its stored images, decoded.
+        images: Vec<DecodedImage>,
+    },
+    /// An [`Job::Open`] that a later one made pointless (keys held down).
+    Skipped,
+    /// For [`Job::SetRead`].
+    ReadSet {
+        /// The item.
+        id: ItemId,
+        /// The new state, or the error.
+        read: Result<bool, String>,
+    },
+    /// For [`Job::ToggleStar`].
+    Starred {
+        /// The item.
+        id: ItemId,
+        /// The new state, or the error.
+        starred: Result<bool, String>,
+    },
+    /// For [`Job::Tree`].
+    Tree {
+        /// The domain.
+        domain: String,
+        /// Its nodes.
+        nodes: Result<Vec<TreeNodeInfo>, String>,
+    },
+    /// For [`Job::Pins`] and after pin changes.
+    Pins {
+        /// The domain.
+        domain: String,
+        /// Its pins.
+        pins: Result<Vec<PinRow>, String>,
+    },
+    /// For [`Job::ImportOpml`].
+    Imported(Result<(usize, usize), String>),
+    /// A refresh's progress (not an answer to a job).
+    Refresh(Event),
+    /// A refresh ended (not an answer to a job).
+    RefreshEnded(Result<refresh::Summary, String>),
+    /// A subscription finished (not an answer to a job): the new feed's id, or why it failed.
+    Subscribed(Result<FeedId, String>),
+}
+
+/// The window's handle on its worker threads.
+pub struct Worker {
+    jobs: Sender<Job>,
+    replies: Receiver<Reply>,
+    reply_tx: Sender<Reply>,
+    config: Config,
+    ctx: egui::Context,
+}
+
+impl Worker {
+    /// Starts the database thread; `ctx` is woken after every reply.
+    pub fn start(config: Config, ctx: egui::Context) -> Worker {
+        let (jobs, job_rx) = mpsc::channel::<Job>();
+        let (reply_tx, replies) = mpsc::channel::<Reply>();
+        let thread_config = config.clone();
+        let thread_ctx = ctx.clone();
+        let thread_tx = reply_tx.clone();
+        // If the thread cannot be spawned, every job's reply is simply never sent; the window
+        // shows its pending state rather than crashing.
+        let _ = thread::Builder::new()
+            .name("pith-db".into())
+            .spawn(move || db_thread(&thread_config, &job_rx, &thread_tx, &thread_ctx));
+        Worker {
+            jobs,
+            replies,
+            reply_tx,
+            config,
+            ctx,
+        }
+    }
+
+    /// Queues a job for the database thread. Returns false when the thread is gone.
+    pub fn send(&self, job: Job) -> bool {
+        self.jobs.send(job).is_ok()
+    }
+
+    /// The next reply, if one has arrived.
+    pub fn try_recv(&self) -> Option<Reply> {
+        self.replies.try_recv().ok()
+    }
+
+    /// Refreshes the feeds (all, or `only`) on a thread of its own, reporting every event.
+    pub fn refresh(&self, only: Option<Vec<FeedId>>) {
+        let config = self.config.clone();
+        let tx = self.reply_tx.clone();
+        let ctx = self.ctx.clone();
+        let _ = thread::Builder::new()
+            .name("pith-refresh".into())
+            .spawn(move || run_refresh(&config, only, &tx, &ctx));
+    }
+
+    /// Subscribes to `url` (a feed, or a page naming one) on a thread of its own, then refreshes
+    /// the new feed.
+    pub fn subscribe(&self, url: String) {
+        let config = self.config.clone();
+        let tx = self.reply_tx.clone();
+        let ctx = self.ctx.clone();
+        let _ = thread::Builder::new()
+            .name("pith-subscribe".into())
+            .spawn(move || {
+                let added =
+                    Store::open(&config.db)
+                        .map_err(|e| e.to_string())
+                        .and_then(|mut store| {
+                            refresh::subscribe(&mut store, &config.fetch, &url)
+                                .map_err(|e| format!("{url}: {e}"))
+                        });
+                let ok = added.as_ref().map(|a| a.feed).ok();
+                let _ = tx.send(Reply::Subscribed(added.map(|a| a.feed)));
+                ctx.request_repaint();
+                if let Some(feed) = ok {
+                    run_refresh(&config, Some(vec![feed]), &tx, &ctx);
+                }
+            });
+    }
+}
+
+fn run_refresh(
+    config: &Config,
+    only: Option<Vec<FeedId>>,
+    tx: &Sender<Reply>,
+    ctx: &egui::Context,
+) {
+    let options = RefreshOptions {
+        jobs: config.jobs.max(1),
+        fetch: config.fetch.clone(),
+        feeds: only,
+        images: config.images,
+    };
+    let on_event = |event: Event| {
+        let _ = tx.send(Reply::Refresh(event));
+        ctx.request_repaint();
+    };
+    let result = refresh::refresh(&config.db, &config.engine, &options, &on_event)
+        .map_err(|e| e.to_string());
+    let _ = tx.send(Reply::RefreshEnded(result));
+    ctx.request_repaint();
+}
+
+fn db_thread(config: &Config, jobs: &Receiver<Job>, tx: &Sender<Reply>, ctx: &egui::Context) {
+    let mut store = Store::open(&config.db).map_err(|e| e.to_string());
+    while let Ok(first) = jobs.recv() {
+        // Everything queued meanwhile is handled in one go, so that only the last of several
+        // opens (j held down) does the work.
+        let mut batch = vec![first];
+        batch.extend(jobs.try_iter());
+        let last_open = batch.iter().rposition(|j| matches!(j, Job::Open { .. }));
+        for (i, job) in batch.into_iter().enumerate() {
+            let reply = match (&mut store, job) {
+                (_, Job::Open { .. }) if Some(i) != last_open => Reply::Skipped,
+                (Ok(store), job) => handle(store, &config.engine, job),
+                (Err(e), job) => failed(job, e.clone()),
+            };
+            if tx.send(reply).is_err() {
+                return;
+            }
+            ctx.request_repaint();
+        }
+    }
+}
+
+/// The reply a job gets when the database could not be opened.
+fn failed(job: Job, e: String) -> Reply {
+    match job {
+        Job::Feeds | Job::ImportOpml { .. } => Reply::Feeds(Err(e)),
+        Job::Items { generation, .. } | Job::Search { generation, .. } => Reply::Items {
+            generation,
+            rows: Err(e),
+        },
+        Job::Open { id, .. } => Reply::Opened {
+            id,
+            article: Err(e),
+            images: Vec::new(),
+        },
+        Job::SetRead { id, .. } => Reply::ReadSet { id, read: Err(e) },
+        Job::ToggleStar { id } => Reply::Starred {
+            id,
+            starred: Err(e),
+        },
+        Job::Tree { domain } => Reply::Tree {
+            domain,
+            nodes: Err(e),
+        },
+        Job::Pins { domain } | Job::PinAdd { domain, .. } | Job::PinRemove { domain, .. } => {
+            Reply::Pins {
+                domain,
+                pins: Err(e),
+            }
+        }
+    }
+}
+
+fn handle(store: &mut Store, engine: &Engine, job: Job) -> Reply {
+    match job {
+        Job::Feeds => Reply::Feeds(store.feeds().map_err(|e| e.to_string())),
+        Job::Items { filter, generation } => Reply::Items {
+            generation,
+            rows: store.item_rows(&filter).map_err(|e| e.to_string()),
+        },
+        Job::Search { query, generation } => Reply::Items {
+            generation,
+            rows: store
+                .search(&query, 500)
+                .and_then(|hits| {
+                    let ids: Vec<ItemId> = hits.iter().map(|h| h.id).collect();
+                    store.item_rows_by_id(&ids)
+                })
+                .map_err(|e| e.to_string()),
+        },
+        Job::Open { id, mark_read } => {
+            let reply = open(store, engine, id);
+            if mark_read
+                && matches!(
+                    &reply,
+                    Reply::Opened {
+                        article: Ok(Some(_)),
+                        ..
+                    }
+                )
+            {
+                // A failure to mark read is not worth losing the article over.
+                let _ = store.set_read(ItemScope::Item(id), true);
+            }
+            reply
+        }
+        Job::SetRead { id, read } => Reply::ReadSet {
+            id,
+            read: store
+                .set_read(ItemScope::Item(id), read)
+                .map(|_| read)
+                .map_err(|e| e.to_string()),
+        },
+        Job::ToggleStar { id } => Reply::Starred {
+            id,
+            starred: match store.toggle_star(id) {
+                Ok(Some(s)) => Ok(s),
+                Ok(None) => Err(format!("item {id} is gone")),
+                Err(e) => Err(e.to_string()),
+            },
+        },
+        Job::Tree { domain } => Reply::Tree {
+            nodes: store.tree_nodes(&domain).map_err(|e| e.to_string()),
+            domain,
+        },
+        Job::Pins { domain } => Reply::Pins {
+            pins: pins::list(store, &domain).map_err(|e| e.to_string()),
+            domain,
+        },
+        Job::PinAdd {
+            domain,
+            hash,
+            verdict,
+            text,
+            reopen,
+        } => match pins::add(store, &domain, hash, verdict, &text, refresh::unix_now()) {
+            Ok(_) => open(store, engine, reopen),
+            Err(e) => Reply::Pins {
+                domain,
+                pins: Err(e.to_string()),
+            },
+        },
+        Job::PinRemove { id, domain, reopen } => match (pins::remove(store, id), reopen) {
+            (Ok(_), Some(item)) => open(store, engine, item),
+            (Ok(_), None) => Reply::Pins {
+                pins: pins::list(store, &domain).map_err(|e| e.to_string()),
+                domain,
+            },
+            (Err(e), _) => Reply::Pins {
+                domain,
+                pins: Err(e.to_string()),
+            },
+        },
+        Job::ImportOpml { path } => Reply::Imported(import_opml(store, &path)),
+    }
+}
+
+fn open(store: &Store, engine: &Engine, id: ItemId) -> Reply {
+    match reading::open_article(store, engine, id) {
+        Ok(Some(article)) => {
+            let images = decode_images(store, &article);
+            Reply::Opened {
+                id,
+                article: Ok(Some(Box::new(article))),
+                images,
+            }
+        }
+        Ok(None) => Reply::Opened {
+            id,
+            article: Ok(None),
+            images: Vec::new(),
+        },
+        Err(e) => Reply::Opened {
+            id,
+            article: Err(e.to_string()),
+            images: Vec::new(),
+        },
+    }
+}
+
+/// Decodes the article's content images from the offline store (never the network). An image
+/// that is missing or does not decode is skipped: the reader shows its alt text instead.
+fn decode_images(store: &Store, article: &Article) -> Vec<DecodedImage> {
+    let mut out = Vec::new();
+    for block in article.content() {
+        let Some(img) = &block.image else { continue };
+        if out.iter().any(|d: &DecodedImage| d.url == img.src) {
+            continue;
+        }
+        let Ok(Some(bytes)) = store.image_data(&img.src) else {
+            continue;
+        };
+        if let Some(image) = decode_image(&bytes) {
+            out.push(DecodedImage {
+                url: img.src.clone(),
+                image,
+            });
+        }
+    }
+    out
+}
+
+/// PNG, JPEG, GIF or WebP bytes to pixels, shrunk to [`MAX_IMAGE_SIDE`]; `None` if they do not
+/// decode.
+pub fn decode_image(bytes: &[u8]) -> Option<egui::ColorImage> {
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .ok()?;
+    // A hostile image must not claim gigabytes of memory.
+    let mut limits = image::Limits::default();
+    limits.max_alloc = Some(256 * 1024 * 1024);
+    limits.max_image_width = Some(16_384);
+    limits.max_image_height = Some(16_384);
+    reader.limits(limits);
+    let mut img = reader.decode().ok()?;
+    if img.width() > MAX_IMAGE_SIDE || img.height() > MAX_IMAGE_SIDE {
+        img = img.resize(
+            MAX_IMAGE_SIDE,
+            MAX_IMAGE_SIDE,
+            image::imageops::FilterType::Triangle,
+        );
+    }
+    let rgba = img.to_rgba8();
+    let size = [rgba.width() as usize, rgba.height() as usize];
+    Some(egui::ColorImage::from_rgba_unmultiplied(
+        size,
+        rgba.as_raw(),
+    ))
+}
+
+/// Subscribes to every feed of an OPML file: (feeds in the file, new ones).
+fn import_opml(store: &mut Store, path: &std::path::Path) -> Result<(usize, usize), String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let list = feeds::opml_import(&text).map_err(|e| format!("in {}: {e}", path.display()))?;
+    let now = refresh::unix_now();
+    let mut new = 0;
+    for feed in &list {
+        let (id, created) = store
+            .feed_add(
+                &feed.url,
+                feed.title.as_deref(),
+                feed.site_url.as_deref(),
+                now,
+            )
+            .map_err(|e| e.to_string())?;
+        // As `pith import`: a feed already subscribed keeps the folder the user gave it.
+        if created {
+            store
+                .feed_set_folder(id, feed.folder.as_deref())
+                .map_err(|e| e.to_string())?;
+        }
+        new += usize::from(created);
+    }
+    Ok((list.len(), new))
+}

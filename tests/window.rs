@@ -1,0 +1,238 @@
+//! The window driven through its real state with egui_kittest: a small database built in a
+//! tempdir through the Store API (real pages, so the classifier has real content and boilerplate),
+//! the app's own worker threads answering, and the accessibility tree read back. No network.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::window_fixture as fx;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use pith::ui::{App, Config};
+
+fn harness(db: &Path) -> Harness<'static, App> {
+    Harness::builder()
+        .with_size([1400.0, 1000.0])
+        .build_ui_state(
+            |ui, app: &mut App| app.show(ui),
+            App::new(Config::new(db.to_path_buf())),
+        )
+}
+
+/// Steps frames until every question the window asked its workers is answered.
+fn settle(h: &mut Harness<'static, App>) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        h.step();
+        if h.state().is_idle() && h.state().rows_loaded() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the window's workers did not answer"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // A few more frames for what the answers changed to be laid out and drawn.
+    h.run_steps(3);
+}
+
+fn has_label_containing(h: &Harness<'static, App>, text: &str) -> bool {
+    h.query_all_by_label_contains(text).next().is_some()
+}
+
+fn open_fixture(pages: usize) -> (tempfile::TempDir, fx::Fixture, Harness<'static, App>) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    let fixture = fx::build(&db, pages);
+    let mut h = harness(&db);
+    settle(&mut h);
+    (dir, fixture, h)
+}
+
+#[test]
+fn an_empty_database_opens_on_a_friendly_first_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(&dir.path().join("pith.db"));
+    settle(&mut h);
+    assert!(has_label_containing(&h, "Welcome to pith"));
+    h.get_by_label("Add feed");
+    h.get_by_label("Import OPML");
+}
+
+#[test]
+fn selecting_a_feed_and_an_item_shows_its_content_blocks_and_none_of_its_boilerplate() {
+    let (_dir, fixture, mut h) = open_fixture(12);
+    // The failing feed shows its error inline.
+    assert!(has_label_containing(&h, fx::BROKEN_ERROR));
+
+    h.get_by_label_contains(&format!("{}   12", fx::FEED))
+        .click();
+    settle(&mut h);
+    assert_eq!(
+        h.state().source,
+        pith::ui::sidebar::Source::Feed(fixture.feed)
+    );
+    assert_eq!(h.state().rows.len(), 12);
+
+    // Newest first: page 11 heads the list.
+    h.get_by_label(&fx::title(11)).click();
+    settle(&mut h);
+    let open = h.state().open.as_ref().expect("an article is open");
+    assert_eq!(open.article.item.id, fixture.items[11]);
+    assert!(open.article.blocks.iter().any(|b| !b.is_content()));
+    // The photo came from the offline store.
+    assert_eq!(open.textures.len(), 1, "the content image is decoded");
+
+    assert!(
+        has_label_containing(&h, &fx::content_sentence(11)),
+        "the article's text is in the reading pane"
+    );
+    assert!(has_label_containing(&h, "What happens next on"));
+    assert!(has_label_containing(&h, "The Maple bridge closes"));
+    for text in fx::BOILERPLATE {
+        assert!(
+            !has_label_containing(&h, text),
+            "boilerplate {text:?} is in the reading pane"
+        );
+    }
+    // Opening marks it read, and the feed's unread count follows.
+    assert!(h.state().rows[0].read);
+    assert!(has_label_containing(&h, &format!("{}   11", fx::FEED)));
+}
+
+#[test]
+fn the_inspector_shows_every_block_with_its_label_and_why() {
+    let (_dir, _fixture, mut h) = open_fixture(12);
+    h.get_by_label(&fx::title(11)).click();
+    settle(&mut h);
+    h.key_press(egui::Key::I);
+    settle(&mut h);
+    assert!(h.state().inspector);
+    // The template now shows too, shaded as boilerplate.
+    for text in fx::BOILERPLATE {
+        assert!(has_label_containing(&h, text), "{text:?} in the inspector");
+    }
+    let article = &h.state().open.as_ref().unwrap().article;
+    let content = article.blocks.iter().filter(|b| b.is_content()).count();
+    let boilerplate = article.blocks.len() - content;
+    let shown_content =
+        h.query_all_by_label("content").count() + h.query_all_by_label("new content").count();
+    assert_eq!(shown_content, content);
+    assert_eq!(h.query_all_by_label("boilerplate").count(), boilerplate);
+    // The site's tree is there, with the deciding node.
+    assert!(has_label_containing(&h, "examplenews.com   n_s = 12"));
+    assert!(has_label_containing(&h, "decided this page"));
+
+    // Clicking a block explains it.
+    h.get_by_label(fx::BOILERPLATE[0]).click();
+    settle(&mut h);
+    assert!(h.state().inspected.is_some());
+    h.get_by_label("page-level verdict");
+    h.get_by_label("link density");
+    h.get_by_label("n_s");
+}
+
+#[test]
+fn pinning_a_block_changes_its_label_and_the_pin_can_be_removed() {
+    let (_dir, _fixture, mut h) = open_fixture(12);
+    h.get_by_label(&fx::title(11)).click();
+    settle(&mut h);
+    h.key_press(egui::Key::I);
+    settle(&mut h);
+    // The promo line at the top of the page (a block in view: kittest clicks where a node is).
+    let weather = fx::BOILERPLATE[0];
+    h.get_by_label(weather).click();
+    settle(&mut h);
+    h.get_by_label("Pin: always content").click();
+    settle(&mut h);
+    let article = &h.state().open.as_ref().unwrap().article;
+    let block = article.blocks.iter().find(|b| b.text == weather).unwrap();
+    assert!(
+        block.is_content(),
+        "the pin made it content: {:?}",
+        block.label
+    );
+    // The block's shading word (and the explanation's verdict line) say so.
+    assert!(
+        h.query_all_by_label("content (pinned)").count()
+            + h.query_all_by_label("new content (pinned)").count()
+            >= 1
+    );
+    assert_eq!(h.state().pins.len(), 1);
+    // Out of the inspector, the reading pane shows it now.
+    h.key_press(egui::Key::I);
+    settle(&mut h);
+    assert!(has_label_containing(&h, weather));
+
+    h.key_press(egui::Key::I);
+    settle(&mut h);
+    h.get_by_label("Remove pin").click();
+    settle(&mut h);
+    assert!(h.state().pins.is_empty());
+    let article = &h.state().open.as_ref().unwrap().article;
+    let block = article.blocks.iter().find(|b| b.text == weather).unwrap();
+    assert!(!block.is_content());
+}
+
+#[test]
+fn keys_move_the_selection_star_and_mark_read() {
+    let (_dir, fixture, mut h) = open_fixture(8);
+    // All items: the site's 8, newest first.
+    assert_eq!(h.state().rows.len(), 8);
+    h.key_press(egui::Key::J);
+    settle(&mut h);
+    assert_eq!(h.state().selected, Some(0));
+    assert_eq!(
+        h.state().open.as_ref().unwrap().article.item.id,
+        fixture.items[7]
+    );
+    h.key_press(egui::Key::J);
+    settle(&mut h);
+    assert_eq!(h.state().selected, Some(1));
+    assert!(has_label_containing(&h, &fx::content_sentence(6)));
+    h.key_press(egui::Key::K);
+    settle(&mut h);
+    assert_eq!(h.state().selected, Some(0));
+    // n skips the read item 1 and goes to 2.
+    h.key_press(egui::Key::N);
+    settle(&mut h);
+    assert_eq!(h.state().selected, Some(2));
+    // p goes back to the previous unread one: none before 2 is unread, so it wraps to the end.
+    h.key_press(egui::Key::P);
+    settle(&mut h);
+    assert_eq!(h.state().selected, Some(7));
+    // m marks it unread again, s stars it.
+    h.key_press(egui::Key::M);
+    settle(&mut h);
+    assert!(!h.state().rows[7].read);
+    h.key_press(egui::Key::S);
+    settle(&mut h);
+    assert!(h.state().rows[7].starred);
+    // ? shows the keys.
+    h.key_press(egui::Key::Questionmark);
+    settle(&mut h);
+    assert!(h.state().help);
+    h.get_by_label("next unread item");
+    // / focuses the search; typing there does not move the selection.
+    h.key_press(egui::Key::Escape);
+    h.key_press(egui::Key::Slash);
+    settle(&mut h);
+    h.key_press(egui::Key::J);
+    settle(&mut h);
+    assert_eq!(h.state().selected, Some(7));
+}
+
+#[test]
+fn search_lists_the_matching_items() {
+    let (_dir, fixture, mut h) = open_fixture(8);
+    h.state_mut().search = "Dogwood".into();
+    h.state_mut()
+        .set_source(pith::ui::sidebar::Source::Search("Dogwood".into()));
+    settle(&mut h);
+    let rows = &h.state().rows;
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].id, fixture.items[3]);
+}
