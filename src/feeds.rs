@@ -386,25 +386,32 @@ pub enum OpmlError {
     /// Not OPML.
     #[error("not a valid OPML file: {0}")]
     Parse(String),
+    /// Larger than [`limits::MAX_OPML_BYTES`].
+    #[error("the OPML file is larger than {0} bytes")]
+    TooLarge(u64),
     /// Writing failed.
     #[error("cannot write OPML: {0}")]
     Write(String),
 }
 
 /// Every feed (outline with an `xmlUrl`) of an OPML document, folders flattened, in order,
-/// without duplicates.
+/// without duplicates, at most [`limits::MAX_OPML_FEEDS`].
 pub fn opml_import(text: &str) -> Result<Vec<OpmlFeed>, OpmlError> {
     let doc = opml::OPML::from_str(text).map_err(|e| OpmlError::Parse(e.to_string()))?;
     let mut out: Vec<OpmlFeed> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     // Iterative walk: nesting depth comes from the file.
     let mut stack: Vec<&opml::Outline> = doc.body.outlines.iter().rev().collect();
     while let Some(outline) = stack.pop() {
+        if out.len() >= limits::MAX_OPML_FEEDS {
+            break;
+        }
         if let Some(url) = outline
             .xml_url
             .as_deref()
             .map(str::trim)
             .filter(|u| !u.is_empty())
-            && !out.iter().any(|f| f.url == url)
+            && seen.insert(url)
         {
             let title = outline
                 .title
@@ -420,6 +427,17 @@ pub fn opml_import(text: &str) -> Result<Vec<OpmlFeed>, OpmlError> {
         stack.extend(outline.outlines.iter().rev());
     }
     Ok(out)
+}
+
+/// Every feed of an OPML file given as bytes, as `pith import` reads it: UTF-8 (a byte-order mark
+/// is skipped); invalid bytes are replaced rather than refusing the whole file, since only the
+/// URLs matter and a broken title should not cost the subscriptions.
+pub fn parse_opml(bytes: &[u8]) -> Result<Vec<OpmlFeed>, OpmlError> {
+    if bytes.len() as u64 > limits::MAX_OPML_BYTES {
+        return Err(OpmlError::TooLarge(limits::MAX_OPML_BYTES));
+    }
+    let text = String::from_utf8_lossy(bytes);
+    opml_import(text.trim_start_matches('\u{feff}'))
 }
 
 /// An OPML 2.0 document listing `feeds`.
