@@ -16,6 +16,7 @@ pub mod fetch;
 pub mod limits;
 pub mod page;
 pub mod refresh;
+pub mod safety;
 pub mod store;
 pub mod urlkey;
 pub mod urltree;
