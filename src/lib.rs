@@ -6,6 +6,7 @@
 //! [`store`]); [`extract`] runs one document through all of it, and [`eval`] measures the result on
 //! recorded datasets.
 
+mod attrguard;
 pub mod charset;
 pub mod classify;
 pub mod dom;

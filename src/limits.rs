@@ -34,6 +34,11 @@ pub const MAX_NODES: usize = 2_000_000;
 /// One megabyte is about 150,000 words, far beyond any article.
 pub const MAX_TEXT_NODE_BYTES: usize = 1024 * 1024;
 
+/// The most attributes kept on one tag; the rest are dropped before parsing (see
+/// `attrguard`). The HTML tokenizer compares each attribute with every earlier one of its tag,
+/// so their number must be bounded for parsing to stay linear; real tags have a few dozen.
+pub const MAX_ATTRIBUTES: usize = 256;
+
 /// The most blocks one page may produce; further blocks are not added. News pages have a few
 /// hundred; a page with more than this is a listing or a dump, not an article.
 pub const MAX_BLOCKS: usize = 20_000;
