@@ -879,7 +879,7 @@ fn classify_and_store(
             .zip(&labels)
             .filter(|(b, l)| l.is_content() && b.kind == BlockKind::Image)
             .filter_map(|(b, _)| b.image.as_ref().map(|i| i.src.clone()))
-            .filter(|src| src.starts_with("http://") || src.starts_with("https://"))
+            .filter(|src| crate::safety::fetchable_url(src, None).is_some())
             .filter(|src| seen.insert(src.clone()))
             .take(limits::MAX_ARTICLE_IMAGES);
         for url in urls {

@@ -877,3 +877,86 @@ fn serve_raw(
         }
     }
 }
+
+/// Nothing in a page runs or reaches past the web: no script (or style, template, …) text comes
+/// out as a block, and no image that a refresh would download has a scheme other than http(s),
+/// whatever the page's `<base>`, `srcset` or lazy-loading attributes say.
+#[test]
+fn a_page_runs_nothing_and_fetches_only_the_web() {
+    let html = r#"<html><head><base href="file:///etc/">
+        <script>SCRIPT_TEXT_1()</script><style>.STYLE_TEXT{}</style>
+        <meta http-equiv="refresh" content="0;url=file:///etc/passwd">
+        <link rel="stylesheet" href="file:///etc/style.css"></head>
+        <body onload="ONLOAD_TEXT()"><h1>Title</h1>
+        <p onclick="ONCLICK_TEXT()">Visible paragraph with enough words to be the article text.</p>
+        <noscript>NOSCRIPT_TEXT</noscript><template>TEMPLATE_TEXT</template>
+        <svg><script>SVG_SCRIPT_TEXT</script><text>svg words</text></svg>
+        <iframe srcdoc="<p>IFRAME_TEXT</p>" src="file:///etc/passwd">IFRAME_FALLBACK</iframe>
+        <object data="file:///etc/passwd">OBJECT_FALLBACK</object>
+        <script type="text/template"><p>SCRIPT_TEMPLATE_TEXT</p></script>
+        <img src="passwd"><img src="file:///etc/shadow"><img src="javascript:alert(1)">
+        <img src="data:image/png;base64,AAAA"><img data-src="file:///x.jpg" src="">
+        <img srcset="file:///big.jpg 2x, /ok.jpg 1x"><img src="//cdn.example/fine.jpg">
+        <a href="javascript:alert(1)">js link</a> <a href="/local">site link</a>
+        </body></html>"#;
+    let base = Url::parse("https://news.example.com/a/story.html").unwrap();
+    let page = pith::page::parse_page(html.as_bytes(), Some("utf-8"), Some(&base));
+    for b in &page.blocks {
+        for marker in [
+            "SCRIPT_TEXT",
+            "STYLE_TEXT",
+            "ONLOAD",
+            "ONCLICK",
+            "TEMPLATE_TEXT",
+            "SVG_SCRIPT",
+            "IFRAME_TEXT",
+            "SCRIPT_TEMPLATE",
+        ] {
+            assert!(
+                !b.text.contains(marker),
+                "{marker} came out in {:?}",
+                b.text
+            );
+        }
+    }
+    assert!(
+        page.blocks
+            .iter()
+            .any(|b| b.text.contains("Visible paragraph"))
+    );
+    let mut fetched = Vec::new();
+    for b in &page.blocks {
+        let Some(img) = &b.image else { continue };
+        // What the refresh downloads: exactly the sources safety::fetchable_url accepts.
+        if let Some(url) = pith::safety::fetchable_url(&img.src, None) {
+            assert!(matches!(url.scheme(), "http" | "https"), "{}", img.src);
+            fetched.push(url.to_string());
+        } else {
+            assert!(!img.src.starts_with("http"), "{} was refused", img.src);
+        }
+    }
+    println!("images a refresh would fetch: {fetched:?}");
+    assert!(
+        fetched.iter().all(|u| u.starts_with("https://")),
+        "{fetched:?}"
+    );
+    assert!(
+        fetched
+            .iter()
+            .any(|u| u == "https://news.example.com/a/passwd"),
+        "the relative image resolves against the web base, not <base href=file:>: {fetched:?}"
+    );
+    // The client refuses anything else outright.
+    let fetcher = fetcher();
+    for url in [
+        "file:///etc/passwd",
+        "data:text/html,x",
+        "javascript:alert(1)",
+        "ftp://x/y",
+    ] {
+        assert!(
+            matches!(fetcher.get(&page_request(url)), Err(FetchError::Scheme(_))),
+            "{url}"
+        );
+    }
+}
