@@ -10,8 +10,11 @@
 use pith::limits;
 use url::Url;
 
+/// One target's check: arbitrary bytes in, a panic when pith breaks a promise.
+pub type Check = fn(&[u8]);
+
 /// The fuzz targets, by name: the directory names under `fuzz/corpus/` and `fuzz/regressions/`.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Check)] = &[
     ("page_blocks", page_blocks),
     ("feed", feed),
     ("urlkey", urlkey),

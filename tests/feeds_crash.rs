@@ -117,7 +117,7 @@ fn sigkill_mid_refresh_loses_nothing_and_duplicates_nothing() {
     let seed = std::env::var("PITH_CRASH_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5eed_0f_5ea1_u64);
+        .unwrap_or(0x005e_ed0f_5ea1_u64);
     let mut rng = SplitMix(seed);
     println!("kill points from seed {seed}");
     let mut kills = 0;

@@ -514,7 +514,7 @@ fn a_gzip_bomb() {
         for path in ["/gz", "/z"] {
             let start = Instant::now();
             let got = fetcher.get(&page_request(&server.url(path)));
-            let err = got.err().expect("the bomb is refused");
+            let err = got.expect_err("the bomb is refused");
             assert_eq!(err, FetchError::TooLarge(limits::MAX_PAGE_BYTES), "{path}");
             println!(
                 "{MARK}{path}: {err} ({:.2} s)",
@@ -541,7 +541,8 @@ fn a_redirect_loop() {
         server.set("/file", redirect("file:///etc/passwd"));
         server.set("/js", redirect("javascript:alert(1)"));
         let fetcher = fetcher();
-        let cases: [(&str, fn(&FetchError) -> bool); 5] = [
+        type Expected = fn(&FetchError) -> bool;
+        let cases: [(&str, Expected); 5] = [
             ("/a", |e| matches!(e, FetchError::RedirectLoop(_))),
             ("/self", |e| matches!(e, FetchError::RedirectLoop(_))),
             ("/chain0", |e| {
@@ -557,8 +558,7 @@ fn a_redirect_loop() {
             let start = Instant::now();
             let err = fetcher
                 .get(&page_request(&server.url(path)))
-                .err()
-                .expect("refused");
+                .expect_err("refused");
             assert!(expected(&err), "{path}: {err}");
             println!(
                 "{MARK}{path}: {err} ({:.2} s)",
@@ -576,7 +576,7 @@ fn a_10000_character_url() {
         let long = server.url(&long_path);
         assert!(long.len() > 10_000);
         let fetcher = fetcher();
-        let err = fetcher.get(&page_request(&long)).err().expect("refused");
+        let err = fetcher.get(&page_request(&long)).expect_err("refused");
         assert!(matches!(err, FetchError::BadUrl(_)), "{err}");
         println!("{MARK}fetch: {err}");
         server.set(
@@ -586,8 +586,7 @@ fn a_10000_character_url() {
         );
         let err = fetcher
             .get(&page_request(&server.url("/to-long")))
-            .err()
-            .expect("refused");
+            .expect_err("refused");
         assert!(matches!(err, FetchError::BadUrl(_)), "{err}");
         println!("{MARK}redirect to it: {err}");
         assert!(
@@ -595,8 +594,7 @@ fn a_10000_character_url() {
             "the long URL was never requested"
         );
         let err = pith::urlkey::url_key(&long, Some("t"), &pith::urlkey::QueryRules::builtin())
-            .err()
-            .expect("no key");
+            .expect_err("no key");
         println!("{MARK}URL key: {err}");
         assert_eq!(pith::safety::openable_link(&long, None), None);
         assert_eq!(pith::safety::fetchable_url(&long, None), None);
