@@ -247,7 +247,12 @@ fn prepare_xml(bytes: &[u8], declared: Option<&str>) -> Vec<u8> {
     let mut text = XML_DECL_ENCODING
         .replace(text, "${1}utf-8${3}")
         .into_owned();
-    if let Some(m) = RSS_ROOT.find(&text[..text.len().min(8192)])
+    // The search window ends on a char boundary: decoded text can put a multi-byte char at 8192.
+    let mut head = text.len().min(8192);
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    if let Some(m) = RSS_ROOT.find(&text[..head])
         && !m.as_str().contains("version")
     {
         text.replace_range(m.start()..m.start() + 4, "<rss version=\"2.0\"");
