@@ -145,6 +145,8 @@ impl Dom {
         };
         let tokenizer = Tokenizer::new(guard, TokenizerOpts::default());
         let input = BufferQueue::default();
+        // Bounded attributes per tag first: the tokenizer's duplicate check is quadratic in them.
+        let html = &*crate::attrguard::limit_attributes(html);
         // Fed in chunks, so that the parser's copy of a huge page is never whole in memory and
         // the input after the node cap is not even tokenized.
         let mut rest = html;

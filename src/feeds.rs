@@ -247,7 +247,12 @@ fn prepare_xml(bytes: &[u8], declared: Option<&str>) -> Vec<u8> {
     let mut text = XML_DECL_ENCODING
         .replace(text, "${1}utf-8${3}")
         .into_owned();
-    if let Some(m) = RSS_ROOT.find(&text[..text.len().min(8192)])
+    // The search window ends on a char boundary: decoded text can put a multi-byte char at 8192.
+    let mut head = text.len().min(8192);
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    if let Some(m) = RSS_ROOT.find(&text[..head])
         && !m.as_str().contains("version")
     {
         text.replace_range(m.start()..m.start() + 4, "<rss version=\"2.0\"");
@@ -389,13 +394,19 @@ pub enum OpmlError {
     /// Not OPML.
     #[error("not a valid OPML file: {0}")]
     Parse(String),
+    /// Larger than [`limits::MAX_OPML_BYTES`].
+    #[error("the OPML file is larger than {0} bytes")]
+    TooLarge(u64),
     /// Writing failed.
     #[error("cannot write OPML: {0}")]
     Write(String),
 }
 
+/// Longest folder path kept from an OPML file, in bytes.
+const MAX_FOLDER_PATH: usize = 200;
+
 /// Every feed (outline with an `xmlUrl`) of an OPML document, in order, without duplicates (the
-/// first listing wins), each with the folder it sits in.
+/// first listing wins), each with the folder it sits in, at most [`limits::MAX_OPML_FEEDS`].
 pub fn opml_import(text: &str) -> Result<Vec<OpmlFeed>, OpmlError> {
     let doc = opml::OPML::from_str(text).map_err(|e| OpmlError::Parse(e.to_string()))?;
     let mut out: Vec<OpmlFeed> = Vec::new();
@@ -404,6 +415,9 @@ pub fn opml_import(text: &str) -> Result<Vec<OpmlFeed>, OpmlError> {
     let mut stack: Vec<(&opml::Outline, Option<String>)> =
         doc.body.outlines.iter().rev().map(|o| (o, None)).collect();
     while let Some((outline, folder)) = stack.pop() {
+        if out.len() >= limits::MAX_OPML_FEEDS {
+            break;
+        }
         let url = outline
             .xml_url
             .as_deref()
@@ -428,7 +442,9 @@ pub fn opml_import(text: &str) -> Result<Vec<OpmlFeed>, OpmlError> {
             }
             None => {
                 // An outline without a feed is a folder; an untitled one adds no level.
+                // A folder path stops growing past a sane length: nesting comes from the file.
                 let inner = match (title.as_deref().map(str::trim), &folder) {
+                    (Some(_), Some(outer)) if outer.len() >= MAX_FOLDER_PATH => folder.clone(),
                     (Some(name), Some(outer)) => Some(format!("{outer} / {name}")),
                     (Some(name), None) => Some(name.to_string()),
                     (None, _) => folder.clone(),
@@ -438,6 +454,17 @@ pub fn opml_import(text: &str) -> Result<Vec<OpmlFeed>, OpmlError> {
         }
     }
     Ok(out)
+}
+
+/// Every feed of an OPML file given as bytes, as `pith import` reads it: UTF-8 (a byte-order mark
+/// is skipped); invalid bytes are replaced rather than refusing the whole file, since only the
+/// URLs matter and a broken title should not cost the subscriptions.
+pub fn parse_opml(bytes: &[u8]) -> Result<Vec<OpmlFeed>, OpmlError> {
+    if bytes.len() as u64 > limits::MAX_OPML_BYTES {
+        return Err(OpmlError::TooLarge(limits::MAX_OPML_BYTES));
+    }
+    let text = String::from_utf8_lossy(bytes);
+    opml_import(text.trim_start_matches('\u{feff}'))
 }
 
 /// An OPML 2.0 document listing `feeds`, each in its folder (one outline level per folder, in

@@ -479,16 +479,31 @@ fn is_loopback(url: &Url) -> bool {
 }
 
 fn parse_http_url(s: &str) -> Result<Url, FetchError> {
+    if s.len() > limits::MAX_URL_LEN {
+        return Err(too_long(s.len()));
+    }
     let url = Url::parse(s.trim()).map_err(|e| FetchError::BadUrl(format!("{s}: {e}")))?;
     check_scheme(&url)?;
     Ok(url)
 }
 
+/// Only http and https, and no URL (a redirect target included) longer than
+/// [`limits::MAX_URL_LEN`]: nothing a server or page names can make pith read a local file.
 fn check_scheme(url: &Url) -> Result<(), FetchError> {
     match url.scheme() {
+        "http" | "https" if url.as_str().len() > limits::MAX_URL_LEN => {
+            Err(too_long(url.as_str().len()))
+        }
         "http" | "https" => Ok(()),
         other => Err(FetchError::Scheme(other.to_string())),
     }
+}
+
+fn too_long(len: usize) -> FetchError {
+    FetchError::BadUrl(format!(
+        "a URL of {len} bytes (longer than the {} byte limit)",
+        limits::MAX_URL_LEN
+    ))
 }
 
 /// Seconds to wait from a `Retry-After` value: delta-seconds or an HTTP date.

@@ -6,6 +6,7 @@
 //! [`store`]); [`extract`] runs one document through all of it, and [`eval`] measures the result on
 //! recorded datasets.
 
+mod attrguard;
 pub mod charset;
 pub mod classify;
 pub mod dom;
@@ -17,6 +18,7 @@ pub mod limits;
 pub mod page;
 pub mod reading;
 pub mod refresh;
+pub mod safety;
 pub mod store;
 pub mod ui;
 pub mod urlkey;

@@ -34,6 +34,11 @@ pub const MAX_NODES: usize = 2_000_000;
 /// One megabyte is about 150,000 words, far beyond any article.
 pub const MAX_TEXT_NODE_BYTES: usize = 1024 * 1024;
 
+/// The most attributes kept on one tag; the rest are dropped before parsing (see
+/// `attrguard`). The HTML tokenizer compares each attribute with every earlier one of its tag,
+/// so their number must be bounded for parsing to stay linear; real tags have a few dozen.
+pub const MAX_ATTRIBUTES: usize = 256;
+
 /// The most blocks one page may produce; further blocks are not added. News pages have a few
 /// hundred; a page with more than this is a listing or a dump, not an article.
 pub const MAX_BLOCKS: usize = 20_000;
@@ -71,6 +76,22 @@ pub const MAX_ARTICLE_IMAGES: usize = 20;
 /// The most entries taken from one feed document, in document order (feeds list the newest
 /// first). A feed listing thousands of entries is an archive; its first ones are what is new.
 pub const MAX_ENTRIES_PER_FEED: usize = 200;
+
+/// The longest URL (in bytes) pith fetches, keys or opens: feed, page and image URLs, redirect
+/// targets, and links a reader clicks. Browsers and servers commonly stop around 8 KiB; a longer
+/// "article URL" is a tracking blob or an attack, not a document address.
+pub const MAX_URL_LEN: usize = 8192;
+
+/// The most pixels (width × height) an image may declare for the reader to decode it. A 2 MB
+/// file can declare a 100,000 × 100,000 canvas (a decompression bomb of 40 GB of RGBA); 40
+/// megapixels is more than any article photo needs.
+pub const MAX_IMAGE_PIXELS: u64 = 40_000_000;
+
+/// The largest OPML file `pith import` reads. A subscription list is a few hundred KB at most.
+pub const MAX_OPML_BYTES: u64 = 10 * 1024 * 1024;
+
+/// The most feeds one OPML import subscribes to; the rest of the file is ignored (and said so).
+pub const MAX_OPML_FEEDS: usize = 10_000;
 
 /// The most redirects followed for one request; the response URL after them is recorded.
 pub const MAX_REDIRECTS: u32 = 10;

@@ -196,6 +196,19 @@ enum Command {
         /// The pin's id.
         id: i64,
     },
+    /// Write a consistent copy of the database to FILE (SQLite's online backup; pith may keep
+    /// running meanwhile). FILE is replaced if it exists.
+    Backup {
+        /// The backup file to write.
+        file: PathBuf,
+    },
+    /// Put a backup in place of the database, after checking its integrity and schema version.
+    /// The database in place is kept beside it as `<db>.before-restore-<unix time>`. Close the
+    /// window and stop any refresh first.
+    Restore {
+        /// The backup file (from `pith backup`).
+        file: PathBuf,
+    },
     /// Mark an item, a feed's items, or everything read (or unread with --unread).
     MarkRead {
         /// The item's id.
@@ -268,6 +281,45 @@ fn open_store(db: Option<PathBuf>) -> Result<Store> {
     Store::open(&path).with_context(|| format!("opening the database {}", path.display()))
 }
 
+fn backup(db: Option<PathBuf>, file: &Path) -> Result<()> {
+    let store = open_store(db)?;
+    store
+        .backup(file)
+        .with_context(|| format!("backing up to {}", file.display()))?;
+    let size = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "backed up to {} ({}); restore it with `pith restore {}`",
+        file.display(),
+        pith::fetch::human_bytes(size),
+        file.display()
+    );
+    Ok(())
+}
+
+fn restore(db: Option<PathBuf>, file: &Path) -> Result<()> {
+    let path = db_path(db)?;
+    let done = pith::store::restore(&path, file)
+        .with_context(|| format!("restoring {} from {}", path.display(), file.display()))?;
+    // Opening upgrades an older backup's schema now, so that a problem shows here.
+    let store = Store::open(&path)
+        .with_context(|| format!("opening the restored database {}", path.display()))?;
+    let version = store.schema_version()?;
+    println!("restored {} from {}", path.display(), file.display());
+    if done.backup_version < version {
+        println!(
+            "  its schema was upgraded from version {} to {version}",
+            done.backup_version
+        );
+    }
+    if let Some(old) = done.previous_moved_to {
+        println!(
+            "  the database that was in place is kept as {}",
+            old.display()
+        );
+    }
+    Ok(())
+}
+
 fn find_feed(store: &Store, spec: &str) -> Result<FeedInfo> {
     store
         .feed_find(spec)?
@@ -305,30 +357,16 @@ fn add(db: Option<PathBuf>, url: &str, no_refresh: bool, net: &NetArgs) -> Resul
 }
 
 fn import(db: Option<PathBuf>, file: &Path) -> Result<()> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    let list = feeds::opml_import(&text).with_context(|| format!("in {}", file.display()))?;
+    let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
     let mut store = open_store(db)?;
-    let now = now();
-    let mut new = 0;
-    for feed in &list {
-        let (id, created) = store.feed_add(
-            &feed.url,
-            feed.title.as_deref(),
-            feed.site_url.as_deref(),
-            now,
-        )?;
-        // A feed already subscribed keeps the folder the user has; a new one takes the file's.
-        if created {
-            store.feed_set_folder(id, feed.folder.as_deref())?;
-        }
-        new += usize::from(created);
-    }
+    let done = refresh::import_opml(&mut store, &bytes, now())
+        .with_context(|| format!("in {}", file.display()))?;
     println!(
-        "{} feeds in {}: {new} new, {} already subscribed; run `pith refresh` to fetch them",
-        list.len(),
+        "{} feeds in {}: {} new, {} already subscribed; run `pith refresh` to fetch them",
+        done.feeds,
         file.display(),
-        list.len() - new
+        done.new,
+        done.feeds - done.new
     );
     Ok(())
 }
@@ -1117,6 +1155,8 @@ fn main() {
             all,
             unread,
         }) => mark_read(cli.db, id, feed.as_deref(), all, unread),
+        Some(Command::Backup { file }) => backup(cli.db, &file),
+        Some(Command::Restore { file }) => restore(cli.db, &file),
         None => window(cli.db),
     };
     if let Err(e) = result {

@@ -184,9 +184,16 @@ fn document_base(dom: &Dom, base_url: Option<&Url>) -> Option<Url> {
         .find_map(|id| dom.attr(id, "href"))
         .map(str::trim)
         .filter(|h| !h.is_empty());
+    // A page may not point its relative links and images at another scheme (`<base
+    // href="file:///">` would make them local paths): only a web base is taken.
+    let web = |u: Url| matches!(u.scheme(), "http" | "https").then_some(u);
     match (href, base_url) {
-        (Some(href), Some(base)) => base.join(href).ok().or_else(|| Some(base.clone())),
-        (Some(href), None) => Url::parse(href).ok(),
+        (Some(href), Some(base)) => base
+            .join(href)
+            .ok()
+            .and_then(web)
+            .or_else(|| Some(base.clone())),
+        (Some(href), None) => Url::parse(href).ok().and_then(web),
         (None, base) => base.cloned(),
     }
 }

@@ -879,7 +879,7 @@ fn classify_and_store(
             .zip(&labels)
             .filter(|(b, l)| l.is_content() && b.kind == BlockKind::Image)
             .filter_map(|(b, _)| b.image.as_ref().map(|i| i.src.clone()))
-            .filter(|src| src.starts_with("http://") || src.starts_with("https://"))
+            .filter(|src| crate::safety::fetchable_url(src, None).is_some())
             .filter(|src| seen.insert(src.clone()))
             .take(limits::MAX_ARTICLE_IMAGES);
         for url in urls {
@@ -1118,5 +1118,48 @@ pub fn subscribe(store: &mut Store, fetch: &FetchConfig, url: &str) -> Result<Ad
         url: feed_url,
         new,
         others,
+    })
+}
+
+/// What an OPML import did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Imported {
+    /// Feeds listed in the file (duplicates counted once).
+    pub feeds: usize,
+    /// Of those, subscriptions that are new.
+    pub new: usize,
+}
+
+/// Why an OPML import failed; nothing is subscribed when the file does not parse.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// Not an OPML file pith can read.
+    #[error(transparent)]
+    Opml(#[from] feeds::OpmlError),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Subscribes to every feed of an OPML file's bytes, in its folders (nothing is fetched until the
+/// next refresh). A feed already subscribed keeps the folder the user has.
+pub fn import_opml(store: &mut Store, bytes: &[u8], now: i64) -> Result<Imported, ImportError> {
+    let list = feeds::parse_opml(bytes)?;
+    let mut new = 0;
+    for feed in &list {
+        let (id, created) = store.feed_add(
+            &feed.url,
+            feed.title.as_deref(),
+            feed.site_url.as_deref(),
+            now,
+        )?;
+        if created {
+            store.feed_set_folder(id, feed.folder.as_deref())?;
+        }
+        new += usize::from(created);
+    }
+    Ok(Imported {
+        feeds: list.len(),
+        new,
     })
 }

@@ -31,9 +31,8 @@ use regex::Regex;
 use thiserror::Error;
 
 /// Longest response URL (in bytes) that gets a key; longer ones are refused with
-/// [`UrlKeyError::TooLong`]. Browsers and servers commonly stop around 8 KiB; a longer
-/// "article URL" is a tracking blob or an attack, not a document address.
-pub const MAX_URL_LEN: usize = 8192;
+/// [`UrlKeyError::TooLong`]. Defined with the other bounds in [`crate::limits`].
+pub use crate::limits::MAX_URL_LEN;
 
 /// Name of the query parameter that carries the hex MD5 of the entry title (paper, step 2).
 pub const CID_PARAM: &str = "_cid_";

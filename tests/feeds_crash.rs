@@ -1,5 +1,5 @@
 //! Crash safety: the real binary refreshes from a slow loopback server and is killed with SIGKILL
-//! at several points of its work. Each time the database must open, pass `PRAGMA
+//! at 20 random (seeded) points of its work. Each time the database must open, pass `PRAGMA
 //! integrity_check`, keep every item committed before the kill and a consistent URL Tree; the
 //! refresh after the last kill completes with every entry stored exactly once.
 
@@ -12,8 +12,28 @@ use common::pith_cmd;
 use common::server::{Reply, Server, article, rss};
 use pith::store::{ItemFilter, Store};
 
-const FEEDS: usize = 3;
-const ENTRIES: usize = 10;
+const FEEDS: usize = 4;
+const ENTRIES: usize = 15;
+/// How many times a refresh is killed.
+const KILLS: usize = 20;
+
+/// A small seeded generator (SplitMix64): the kill points are random but reproducible.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
 
 fn snapshot(db: &std::path::Path) -> (HashSet<i64>, i64) {
     let store = Store::open(db).unwrap();
@@ -90,43 +110,84 @@ fn sigkill_mid_refresh_loses_nothing_and_duplicates_nothing() {
     std::fs::write(&opml_path, opml).unwrap();
     assert!(common::pith(&db, &["import", opml_path.to_str().unwrap()]).ok);
 
-    // Kill points: while pages are going into the tree (no item yet), while a feed's items are
-    // being stored, and later in the run.
-    type Point = (&'static str, fn(usize, i64) -> bool);
-    let points: [Point; 3] = [
-        ("after 3 tree documents", |_, docs| docs >= 3),
-        ("after the first item", |items, _| items >= 1),
-        ("after 15 items", |items, _| items >= 15),
-    ];
-    for (name, reached) in points {
+    // Kill points, from a seeded generator so that a failure can be replayed
+    // (`PITH_CRASH_SEED=N cargo test --test feeds_crash`): half after a random delay from the
+    // start (while feeds are fetched, pages go into the tree, items are stored), half after a
+    // random number of newly committed rows (tree documents and items).
+    let seed = std::env::var("PITH_CRASH_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x005e_ed0f_5ea1_u64);
+    let mut rng = SplitMix(seed);
+    println!("kill points from seed {seed}");
+    let mut kills = 0;
+    let mut finished_early = 0;
+    for point in 0..KILLS {
         let (before_ids, before_docs) = snapshot(&db);
+        let before = before_ids.len() + usize::try_from(before_docs).unwrap();
+        let by_delay = point % 2 == 0;
+        let delay = Duration::from_millis(rng.below(900));
+        let rows = 1 + usize::try_from(rng.below(6)).unwrap();
+        let name = if by_delay {
+            format!("kill {point}: {} ms after the start", delay.as_millis())
+        } else {
+            format!("kill {point}: after {rows} more committed rows")
+        };
         let mut child = pith_cmd(&db, &["refresh", "--jobs", "3"])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
         let started = Instant::now();
-        let before = before_ids.len() + usize::try_from(before_docs).unwrap();
-        let committed = loop {
-            let (ids, docs) = snapshot(&db);
-            if reached(ids.len(), docs) && ids.len() + usize::try_from(docs).unwrap() > before {
-                break ids;
+        let mut committed = before_ids.clone();
+        let mut exited = false;
+        loop {
+            if by_delay {
+                if started.elapsed() >= delay {
+                    break;
+                }
+            } else {
+                let (ids, docs) = snapshot(&db);
+                let now = ids.len() + usize::try_from(docs).unwrap();
+                committed = ids;
+                if now >= before + rows {
+                    break;
+                }
             }
             if child.try_wait().unwrap().is_some() {
-                panic!("{name}: the refresh finished before the kill point");
+                exited = true;
+                break;
             }
             assert!(
                 started.elapsed() < Duration::from_secs(60),
                 "{name}: never reached"
             );
-            std::thread::sleep(Duration::from_millis(5));
-        };
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if exited {
+            // The refresh completed before this point: nothing left to interrupt.
+            finished_early += 1;
+            println!("{name}: the refresh had already finished");
+            check_sound(&db, &committed, &name);
+            break;
+        }
+        // Whatever committed up to the kill must survive it.
+        let (committed, docs) = snapshot(&db);
         child.kill().unwrap(); // SIGKILL on Unix
         let status = child.wait().unwrap();
         assert!(!status.success(), "{name}: the process was not killed");
-        println!("killed {name}: {} items committed before", committed.len());
-        check_sound(&db, &committed, name);
+        kills += 1;
+        println!(
+            "{name}: {} items and {docs} tree documents committed before",
+            committed.len()
+        );
+        check_sound(&db, &committed, &name);
     }
+    println!("{kills} kills, {finished_early} refreshes finished before their kill point");
+    assert!(
+        kills >= KILLS * 3 / 4,
+        "only {kills} of {KILLS} kills landed inside a refresh"
+    );
 
     let run = common::pith(&db, &["refresh", "--jobs", "3"]);
     assert!(run.ok, "{}", run.stderr);

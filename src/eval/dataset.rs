@@ -129,8 +129,10 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, DatasetError> {
     Ok(parse_manifest(dir, &bytes))
 }
 
-/// Parses manifest bytes; `dir` is what relative paths are resolved against.
-fn parse_manifest(dir: &Path, bytes: &[u8]) -> Manifest {
+/// Parses the bytes of a `manifest.jsonl` as [`read_manifest`] does; `dir` is what relative paths
+/// are resolved against (nothing is read from it). Public so that the reader of untrusted dataset
+/// files can be fuzzed without a file system.
+pub fn parse_manifest(dir: &Path, bytes: &[u8]) -> Manifest {
     let mut manifest = Manifest::default();
     let mut seen_ids = HashSet::new();
     // Split bytes rather than text so that one line of bad UTF-8 only costs that line.

@@ -11,9 +11,12 @@ use crate::page::BlockHash;
 pub const SCHEMA_VERSION: i64 = 2;
 
 mod feeds;
+mod maintenance;
 mod pins;
 mod tree;
 mod ui;
+
+pub use maintenance::{Restored, restore, verify_backup};
 
 pub use feeds::{
     EntryRef, FeedId, FeedInfo, ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewBlock,
@@ -65,6 +68,26 @@ pub enum StoreError {
     /// A stored value is not what the schema promises (e.g. a hash blob of odd length).
     #[error("database is inconsistent: {0}")]
     Corrupt(String),
+    /// `PRAGMA quick_check` failed when the file was opened, or SQLite cannot read it as a
+    /// database. The file was moved aside (never deleted) and pith does not open it.
+    #[error(
+        "the database {path} is damaged ({problems}). {}To go on: restore a backup with `pith restore BACKUP_FILE`, or run pith again to start with a new, empty database.",
+        match moved_to {
+            Some(to) => format!("It was moved to {} (kept, not deleted). ", to.display()),
+            None => String::new(),
+        }
+    )]
+    Damaged {
+        /// The database file.
+        path: PathBuf,
+        /// Where the damaged file now is (`None` if it could not be moved).
+        moved_to: Option<PathBuf>,
+        /// What the check reported.
+        problems: String,
+    },
+    /// A backup or restore could not be done.
+    #[error("{0}")]
+    Maintenance(String),
     /// Any other SQLite error.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
@@ -164,6 +187,8 @@ impl Store {
             let _ = std::fs::create_dir_all(dir);
         }
         let conn = Connection::open(path).map_err(open_err)?;
+        // Before anything else reads the file: a damaged one is moved aside and refused.
+        let conn = maintenance::check_on_open(conn, path)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(open_err)?;
         conn.pragma_update(None, "synchronous", "NORMAL")

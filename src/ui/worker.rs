@@ -8,7 +8,6 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
 use crate::extract::Engine;
-use crate::feeds;
 use crate::fetch::FetchConfig;
 use crate::reading::{self, Article};
 use crate::refresh::{self, Event, RefreshOptions};
@@ -479,18 +478,32 @@ fn decode_images(store: &Store, article: &Article) -> Vec<DecodedImage> {
     out
 }
 
+/// A hostile image must not claim gigabytes of memory.
+fn limits_for_decode() -> image::Limits {
+    let mut limits = image::Limits::default();
+    limits.max_alloc = Some(256 * 1024 * 1024);
+    limits.max_image_width = Some(16_384);
+    limits.max_image_height = Some(16_384);
+    limits
+}
+
 /// PNG, JPEG, GIF or WebP bytes to pixels, shrunk to [`MAX_IMAGE_SIDE`]; `None` if they do not
 /// decode.
 pub fn decode_image(bytes: &[u8]) -> Option<egui::ColorImage> {
     let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
         .ok()?;
-    // A hostile image must not claim gigabytes of memory.
-    let mut limits = image::Limits::default();
-    limits.max_alloc = Some(256 * 1024 * 1024);
-    limits.max_image_width = Some(16_384);
-    limits.max_image_height = Some(16_384);
-    reader.limits(limits);
+    reader.limits(limits_for_decode());
+    // The pixel count is checked before decoding: width and height each within bounds can still
+    // multiply to more than pith will ever draw.
+    let (width, height) = reader.into_dimensions().ok()?;
+    if u64::from(width) * u64::from(height) > crate::limits::MAX_IMAGE_PIXELS {
+        return None;
+    }
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .ok()?;
+    reader.limits(limits_for_decode());
     let mut img = reader.decode().ok()?;
     if img.width() > MAX_IMAGE_SIDE || img.height() > MAX_IMAGE_SIDE {
         img = img.resize(
@@ -509,27 +522,8 @@ pub fn decode_image(bytes: &[u8]) -> Option<egui::ColorImage> {
 
 /// Subscribes to every feed of an OPML file: (feeds in the file, new ones).
 fn import_opml(store: &mut Store, path: &std::path::Path) -> Result<(usize, usize), String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-    let list = feeds::opml_import(&text).map_err(|e| format!("in {}: {e}", path.display()))?;
-    let now = refresh::unix_now();
-    let mut new = 0;
-    for feed in &list {
-        let (id, created) = store
-            .feed_add(
-                &feed.url,
-                feed.title.as_deref(),
-                feed.site_url.as_deref(),
-                now,
-            )
-            .map_err(|e| e.to_string())?;
-        // As `pith import`: a feed already subscribed keeps the folder the user gave it.
-        if created {
-            store
-                .feed_set_folder(id, feed.folder.as_deref())
-                .map_err(|e| e.to_string())?;
-        }
-        new += usize::from(created);
-    }
-    Ok((list.len(), new))
+    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let done = refresh::import_opml(store, &bytes, refresh::unix_now())
+        .map_err(|e| format!("in {}: {e}", path.display()))?;
+    Ok((done.feeds, done.new))
 }

@@ -1,0 +1,442 @@
+//! Keeping the one database file safe: a check when it is opened, a copy the user can keep
+//! (`pith backup`), and putting such a copy back (`pith restore`). Every path here keeps the file
+//! it replaces or finds damaged: pith never deletes or silently replaces a user's database.
+//!
+//! A damaged file is renamed to `<db>.corrupt-<unix time>` (with its `-wal` log beside it, so that
+//! the pair can still be examined or salvaged with `sqlite3 .recover`), and opening fails with
+//! [`StoreError::Damaged`], which says where the file went and how to restore a backup. The next
+//! start of pith creates a new, empty database unless a backup is restored first.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::{SCHEMA_VERSION, Store, StoreError};
+
+/// Tables every pith database has since schema version 1: a file without them is not pith's.
+const REQUIRED_TABLES: &[&str] = &["feed", "item", "page", "tree_node", "tree_doc"];
+
+/// Database files already checked by this process. A refresh opens one connection per worker;
+/// the file only needs checking once per start, and `quick_check` reads all of it.
+static CHECKED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+
+/// What [`restore`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Restored {
+    /// The schema version of the backup (an older one was upgraded when it was opened).
+    pub backup_version: i64,
+    /// Where the database that was in place went, if there was one.
+    pub previous_moved_to: Option<PathBuf>,
+}
+
+/// Runs `PRAGMA quick_check` on a file just opened, the first time this process opens it. A file
+/// SQLite cannot read as a database, or whose check finds problems, is closed and moved aside, and
+/// [`StoreError::Damaged`] is returned; other failures (a locked or unreadable file) are returned
+/// as they are and leave the file in place, because they are not damage.
+pub(super) fn check_on_open(conn: Connection, path: &Path) -> Result<Connection, StoreError> {
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    {
+        let checked = CHECKED.lock().unwrap_or_else(|e| e.into_inner());
+        if checked.as_ref().is_some_and(|s| s.contains(&key)) {
+            return Ok(conn);
+        }
+    }
+    match quick_check(&conn) {
+        Ok(None) => {
+            CHECKED
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert_with(HashSet::new)
+                .insert(key);
+            Ok(conn)
+        }
+        Ok(Some(problems)) => {
+            drop(conn);
+            Err(move_damaged(path, problems))
+        }
+        Err(e) if is_damage(&e) => {
+            drop(conn);
+            Err(move_damaged(path, e.to_string()))
+        }
+        Err(source) => Err(StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// `None` when the file is sound, else what `quick_check` reported (its first lines).
+fn quick_check(conn: &Connection) -> Result<Option<String>, rusqlite::Error> {
+    let rows: Vec<String> = conn
+        .prepare("PRAGMA quick_check(20)")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok((rows != ["ok"]).then(|| rows.join("; ")))
+}
+
+fn is_damage(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+    )
+}
+
+/// Renames the damaged file (and its `-wal` and `-shm` companions) aside and says so.
+fn move_damaged(path: &Path, problems: String) -> StoreError {
+    let moved_to = aside_path(path, "corrupt");
+    match move_with_companions(path, &moved_to) {
+        Ok(()) => StoreError::Damaged {
+            path: path.to_path_buf(),
+            moved_to: Some(moved_to),
+            problems,
+        },
+        // Could not move it (read-only directory): still refuse, and leave it where it is.
+        Err(e) => StoreError::Damaged {
+            path: path.to_path_buf(),
+            moved_to: None,
+            problems: format!("{problems} (and it could not be moved aside: {e})"),
+        },
+    }
+}
+
+/// `<db>.<what>-<unix time>`, with a counter added should that name exist already.
+fn aside_path(path: &Path, what: &str) -> PathBuf {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".{what}-{now}"));
+    let mut candidate = PathBuf::from(&name);
+    let mut n = 1;
+    while candidate.exists() {
+        let mut numbered = name.clone();
+        numbered.push(format!(".{n}"));
+        candidate = PathBuf::from(numbered);
+        n += 1;
+    }
+    candidate
+}
+
+fn companion(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Renames a database file with its write-ahead log and shared-memory index, keeping them
+/// paired under the new name (SQLite finds `<name>-wal` beside `<name>`). The log goes first:
+/// should the main rename fail, no log is left beside a file it does not belong to.
+fn move_with_companions(from: &Path, to: &Path) -> std::io::Result<()> {
+    for suffix in ["-wal", "-shm"] {
+        let f = companion(from, suffix);
+        if f.exists() {
+            std::fs::rename(&f, companion(to, suffix))?;
+        }
+    }
+    std::fs::rename(from, to)
+}
+
+impl Store {
+    /// `PRAGMA quick_check`: `None` for a sound file, else the problems it lists.
+    pub fn quick_check(&self) -> Result<Option<String>, StoreError> {
+        Ok(quick_check(&self.conn)?)
+    }
+
+    /// Writes a consistent copy of the open database to `dest` with SQLite's online backup,
+    /// while others may go on reading and writing. The copy is written to a temporary file
+    /// beside `dest`, checked, and only then renamed to `dest`, so that `dest` is never a
+    /// half-written backup. An existing `dest` is replaced; the database itself never is.
+    pub fn backup(&self, dest: &Path) -> Result<(), StoreError> {
+        if let Some(own) = self.conn.path().filter(|p| !p.is_empty())
+            && same_file(Path::new(own), dest)
+        {
+            return Err(StoreError::Maintenance(format!(
+                "{} is the database itself; back it up to another file",
+                dest.display()
+            )));
+        }
+        let tmp = companion(dest, ".partial");
+        let _ = std::fs::remove_file(&tmp);
+        let result = (|| {
+            let mut out = Connection::open(&tmp)?;
+            {
+                let backup = rusqlite::backup::Backup::new(&self.conn, &mut out)?;
+                // Steps of 1,024 pages with a short pause let a running refresh keep writing.
+                backup.run_to_completion(1024, Duration::from_millis(5), None)?;
+            }
+            let problems = quick_check(&out)?;
+            out.close().map_err(|(_, e)| e)?;
+            Ok::<_, rusqlite::Error>(problems)
+        })();
+        match result {
+            Ok(None) => {
+                std::fs::rename(&tmp, dest).map_err(|e| {
+                    StoreError::Maintenance(format!("cannot write {}: {e}", dest.display()))
+                })?;
+                Ok(())
+            }
+            Ok(Some(problems)) => {
+                let _ = std::fs::remove_file(&tmp);
+                Err(StoreError::Maintenance(format!(
+                    "the backup copy failed its check ({problems}); the database may be damaged"
+                )))
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                Err(e.into())
+            }
+        }
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Checks that `backup` is a sound pith database this build can use: it opens, passes
+/// `PRAGMA integrity_check`, has pith's tables, and its schema version is not newer than this
+/// build's. Returns its schema version. The file is only read.
+pub fn verify_backup(backup: &Path) -> Result<i64, StoreError> {
+    let bad = |why: String| StoreError::Maintenance(format!("{}: {why}", backup.display()));
+    if !backup.is_file() {
+        return Err(bad("no such file".into()));
+    }
+    let conn = Connection::open_with_flags(
+        backup,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| bad(format!("cannot open it: {e}")))?;
+    let rows: Vec<String> = conn
+        .prepare("PRAGMA integrity_check(20)")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .map_err(|e| bad(format!("not a readable SQLite database ({e})")))?;
+    if rows != ["ok"] {
+        return Err(bad(format!("it is damaged: {}", rows.join("; "))));
+    }
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if version > SCHEMA_VERSION {
+        return Err(StoreError::TooNew {
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    for table in REQUIRED_TABLES {
+        let found: i64 = conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+            [table],
+            |r| r.get(0),
+        )?;
+        if found == 0 || version < 1 {
+            return Err(bad(format!(
+                "not a pith database (no table {table:?} or no schema version)"
+            )));
+        }
+    }
+    Ok(version)
+}
+
+/// Puts the backup `backup` in place of the database at `db`. The backup is verified first
+/// ([`verify_backup`]) and copied (SQLite's backup API) to a temporary file beside `db`; then the
+/// database in place, if any, is renamed to `<db>.before-restore-<unix time>` (with its log),
+/// and the copy takes its name. An older schema version is upgraded when pith next opens the
+/// file. No pith process may have `db` open meanwhile (close the window first).
+pub fn restore(db: &Path, backup: &Path) -> Result<Restored, StoreError> {
+    if same_file(db, backup) {
+        return Err(StoreError::Maintenance(format!(
+            "{} is the database itself",
+            backup.display()
+        )));
+    }
+    let backup_version = verify_backup(backup)?;
+    if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            StoreError::Maintenance(format!("cannot create {}: {e}", dir.display()))
+        })?;
+    }
+    let tmp = companion(db, ".restoring");
+    let _ = std::fs::remove_file(&tmp);
+    let copied = (|| {
+        let src = Connection::open_with_flags(backup, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        let mut out = Connection::open(&tmp)?;
+        rusqlite::backup::Backup::new(&src, &mut out)?.run_to_completion(
+            4096,
+            Duration::ZERO,
+            None,
+        )?;
+        out.close().map_err(|(_, e)| e)
+    })();
+    if let Err(e) = copied {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e.into());
+    }
+    let previous_moved_to = if db.exists() {
+        // Fold the log into the file first where it opens, so the kept file stands alone.
+        if let Ok(conn) = Connection::open(db) {
+            let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        }
+        let aside = aside_path(db, "before-restore");
+        move_with_companions(db, &aside).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            StoreError::Maintenance(format!("cannot move {} aside: {e}", db.display()))
+        })?;
+        Some(aside)
+    } else {
+        None
+    };
+    std::fs::rename(&tmp, db)
+        .map_err(|e| StoreError::Maintenance(format!("cannot put the backup in place: {e}")))?;
+    // A fresh start for the check of this process: the file under this name is a new one.
+    if let Some(set) = CHECKED.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        set.retain(|p| !same_file(p, db) && p != db);
+    }
+    Ok(Restored {
+        backup_version,
+        previous_moved_to,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_is_not_a_database_is_moved_aside_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pith.db");
+        std::fs::write(
+            &path,
+            b"this is not an SQLite database, just some text".repeat(100),
+        )
+        .unwrap();
+        let err = Store::open(&path).err().expect("refused");
+        let StoreError::Damaged { moved_to, .. } = &err else {
+            panic!("{err}")
+        };
+        let moved_to = moved_to.clone().expect("moved");
+        assert!(!path.exists());
+        assert!(
+            std::fs::read(&moved_to)
+                .unwrap()
+                .starts_with(b"this is not an SQLite")
+        );
+        let message = err.to_string();
+        assert!(
+            message.contains(&moved_to.display().to_string()),
+            "{message}"
+        );
+        assert!(message.contains("pith restore"), "{message}");
+    }
+
+    #[test]
+    fn a_damaged_page_is_found_and_the_file_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pith.db");
+        {
+            let store = Store::open(&path).unwrap();
+            store
+                .conn
+                .execute_batch(
+                    "PRAGMA journal_mode = DELETE;
+                     CREATE TABLE filler (x TEXT);
+                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+                     INSERT INTO filler SELECT hex(randomblob(100)) FROM n;",
+                )
+                .unwrap();
+        }
+        // Scribble over the middle of the file, where the filler's b-tree pages are.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let mid = bytes.len() / 2;
+        for b in &mut bytes[mid..mid + 4096] {
+            *b = 0x5a;
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        // The check runs once per process and path: forget that this path was checked.
+        CHECKED.lock().unwrap().take();
+        let err = Store::open(&path).err().expect("refused");
+        assert!(matches!(err, StoreError::Damaged { .. }), "{err}");
+        assert!(!path.exists());
+        let kept: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("pith.db.corrupt-"))
+            .collect();
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert_eq!(
+            std::fs::read(dir.path().join(&kept[0])).unwrap().len(),
+            bytes.len()
+        );
+    }
+
+    #[test]
+    fn backup_then_restore_round_trips_and_keeps_the_replaced_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("pith.db");
+        let backup = dir.path().join("backup.db");
+        {
+            let mut store = Store::open(&db).unwrap();
+            store
+                .feed_add("https://example.com/feed.xml", Some("Before"), None, 1)
+                .unwrap();
+            store.backup(&backup).unwrap();
+            assert!(store.backup(&db).is_err(), "backing up onto itself");
+            store
+                .feed_add("https://example.com/other.xml", Some("After"), None, 2)
+                .unwrap();
+        }
+        assert_eq!(verify_backup(&backup).unwrap(), SCHEMA_VERSION);
+        let restored = restore(&db, &backup).unwrap();
+        let aside = restored.previous_moved_to.expect("the old file was kept");
+        assert_eq!(Store::open(&aside).unwrap().feeds().unwrap().len(), 2);
+        let feeds = Store::open(&db).unwrap().feeds().unwrap();
+        assert_eq!(feeds.len(), 1);
+        assert_eq!(feeds[0].title.as_deref(), Some("Before"));
+    }
+
+    #[test]
+    fn restore_refuses_what_is_not_a_sound_pith_backup() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("pith.db");
+        Store::open(&db).unwrap();
+        let before = std::fs::read(&db).unwrap();
+        let text = dir.path().join("notes.txt");
+        std::fs::write(&text, "hello").unwrap();
+        let other = dir.path().join("other.db");
+        Connection::open(&other)
+            .unwrap()
+            .execute_batch("CREATE TABLE t (x); PRAGMA user_version = 1;")
+            .unwrap();
+        let newer = dir.path().join("newer.db");
+        {
+            let s = Store::open(&newer).unwrap();
+            s.conn
+                .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+                .unwrap();
+        }
+        for bad in [&text, &other, &newer, &dir.path().join("missing.db"), &db] {
+            assert!(restore(&db, bad).is_err(), "{}", bad.display());
+        }
+        assert!(matches!(
+            restore(&db, &newer),
+            Err(StoreError::TooNew { .. })
+        ));
+        assert_eq!(
+            std::fs::read(&db).unwrap(),
+            before,
+            "the database was left alone"
+        );
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            !names.iter().any(|n| n.contains("before-restore")),
+            "{names:?}"
+        );
+    }
+}
