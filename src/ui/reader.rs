@@ -31,14 +31,10 @@ pub fn show(
     let item = &article.item;
     let strong = ui.visuals().strong_text_color();
     let weak = ui.visuals().weak_text_color();
-    paragraph(
-        ui,
-        &item.title,
-        &[],
-        heading_font(size, 1),
-        strong,
-        size * 1.25,
-    );
+    // The line height follows the title's own font, so a title over two lines never overlaps.
+    let title_font = heading_font(size, 1);
+    let title_line = title_font.size * 1.25;
+    paragraph(ui, &item.title, &[], title_font, strong, title_line);
     let date = item.published.unwrap_or(item.added);
     let mut meta = item.feeds.join(", ");
     if !meta.is_empty() {
