@@ -688,44 +688,33 @@ fn mark_read(
 
 fn pin(db: Option<PathBuf>, item_id: i64, position: u32, verdict: PinVerdict) -> Result<()> {
     let mut store = open_store(db)?;
-    let item = store
-        .item(item_id)?
+    let article = reading::open_article(&store, &engine()?, item_id)?
         .with_context(|| format!("no item {item_id} (see `pith items`)"))?;
-    let page = store.item_page(item_id)?.with_context(|| {
-        format!("item {item_id} has no stored page (it could not be fetched), so no blocks to pin")
-    })?;
-    let doc = Document {
-        bytes: &page.raw,
-        declared_charset: page.declared_charset.as_deref(),
-        url: Some(&page.url),
-        title: Some(&item.title),
-        time: page.fetched,
-    };
-    let opened = engine()?.reopen(&doc, None)?;
-    let key = opened
-        .key
-        .as_ref()
+    if article.summary.is_some() {
+        bail!("item {item_id} has no stored page (it could not be fetched), so no blocks to pin");
+    }
+    let domain = article
+        .domain
+        .as_deref()
         .context("the page's address has no site to pin for")?;
-    let block = opened
-        .page
+    let block = article
         .blocks
         .iter()
         .find(|b| b.position == position)
         .with_context(|| {
             format!(
                 "item {item_id} has blocks 0 to {}; see `pith read {item_id} --blocks`",
-                opened.page.blocks.len().saturating_sub(1)
+                article.blocks.len().saturating_sub(1)
             )
         })?;
     let text = match &block.image {
         Some(img) => img.src.clone(),
         None => block.text.chars().take(200).collect(),
     };
-    let id = store.pin_add(&key.domain, block.hash, verdict, &text, now())?;
+    let id = store.pin_add(domain, block.hash, verdict, &text, now())?;
     println!(
-        "pin {id}: this block is always {} on {}",
-        verdict_name(verdict),
-        key.domain
+        "pin {id}: this block is always {} on {domain}",
+        verdict_name(verdict)
     );
     Ok(())
 }
@@ -771,33 +760,18 @@ fn tree(
     let mut decider: Option<String> = None;
     let domain = match item {
         Some(id) => {
-            let info = store
-                .item(id)?
+            let article = reading::open_article(&store, &engine()?, id)?
                 .with_context(|| format!("no item {id} (see `pith items`)"))?;
-            let page = store.item_page(id)?.with_context(|| {
-                format!("item {id} has no stored page (it could not be fetched), so no branch")
-            })?;
-            let doc = Document {
-                bytes: &page.raw,
-                declared_charset: page.declared_charset.as_deref(),
-                url: Some(&page.url),
-                title: Some(&info.title),
-                time: page.fetched,
-            };
-            let tree_doc = match (&info.domain, &info.url_key) {
-                (Some(domain), Some(key)) => store.tree_find(domain, key)?,
-                _ => None,
-            };
-            let engine = engine()?;
-            let opened = engine.reopen(&doc, tree_doc)?;
-            if let Some(branch) = engine.branch(&store, &opened)? {
-                branch_paths = branch.nodes.iter().map(|n| n.path.clone()).collect();
-                decider = classify::site::deciding_node(&branch).map(|n| n.path.clone());
+            if article.summary.is_some() {
+                bail!("item {id} has no stored page (it could not be fetched), so no branch");
             }
-            opened
-                .key
-                .map(|k| k.domain)
-                .or(info.domain)
+            if let Some(branch) = &article.branch {
+                branch_paths = branch.nodes.iter().map(|n| n.path.clone()).collect();
+                decider = article.deciding_node.map(|n| branch.nodes[n].path.clone());
+            }
+            article
+                .domain
+                .or(article.item.domain)
                 .context("the item's page has no site")?
         }
         None => {

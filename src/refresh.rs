@@ -854,20 +854,7 @@ fn classify_and_store(
     };
     let labels = shared.read(|r| engine.classify(r, &ingested, Method::default_method()))??;
     let text = classify::content_text(&ingested.page, &labels);
-    let blocks: Vec<NewBlock> = ingested
-        .page
-        .blocks
-        .iter()
-        .zip(&labels)
-        .map(|(b, l)| NewBlock {
-            position: b.position,
-            kind: format!("{:?}", b.kind),
-            text: b.text.clone(),
-            image: b.image.as_ref().map(|i| i.src.clone()),
-            content: l.is_content(),
-            reason: l.reason.to_string(),
-        })
-        .collect();
+    let blocks = labelled_blocks(&ingested.page, &labels);
     let mut known_images = Vec::new();
     let mut to_fetch = Vec::new();
     if shared.options.images {
@@ -931,6 +918,22 @@ fn classify_and_store(
         q.images.push_back((Arc::clone(&batch), url, host));
     }
     Ok(())
+}
+
+/// A page's blocks with their labels and reasons, as stored for the inspector.
+pub fn labelled_blocks(page: &crate::page::Page, labels: &[classify::Label]) -> Vec<NewBlock> {
+    page.blocks
+        .iter()
+        .zip(labels)
+        .map(|(b, l)| NewBlock {
+            position: b.position,
+            kind: format!("{:?}", b.kind),
+            text: b.text.clone(),
+            image: b.image.as_ref().map(|i| i.src.clone()),
+            content: l.is_content(),
+            reason: l.reason.to_string(),
+        })
+        .collect()
 }
 
 fn store_article(

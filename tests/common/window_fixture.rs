@@ -10,7 +10,7 @@ use std::path::Path;
 
 use pith::classify::{self, Method};
 use pith::extract::{Document, Engine};
-use pith::store::{EntryRef, NewArticle, NewBlock, NewImage, NewItem, PageBytes, Store};
+use pith::store::{EntryRef, NewArticle, NewImage, NewItem, PageBytes, Store};
 
 /// The site's feed title.
 pub const FEED: &str = "Example News";
@@ -180,20 +180,7 @@ pub fn build(path: &Path, pages: usize) -> Fixture {
             .classify(&store, ing, Method::default_method())
             .expect("classify");
         let text = classify::content_text(&ing.page, &labels);
-        let blocks: Vec<NewBlock> = ing
-            .page
-            .blocks
-            .iter()
-            .zip(&labels)
-            .map(|(b, l)| NewBlock {
-                position: b.position,
-                kind: format!("{:?}", b.kind),
-                text: b.text.clone(),
-                image: b.image.as_ref().map(|i| i.src.clone()),
-                content: l.is_content(),
-                reason: l.reason.to_string(),
-            })
-            .collect();
+        let blocks = pith::refresh::labelled_blocks(&ing.page, &labels);
         let key = ing.key.as_ref().expect("url key");
         let u = url(n);
         let t = title(n);
