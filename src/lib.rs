@@ -20,6 +20,7 @@ pub mod reading;
 pub mod refresh;
 pub mod safety;
 pub mod store;
+#[cfg(feature = "window")]
 pub mod ui;
 pub mod urlkey;
 pub mod urltree;

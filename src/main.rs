@@ -1022,6 +1022,7 @@ fn eval(
 }
 
 /// `pith` with no command: the window, on the same database and engine as the commands.
+#[cfg(feature = "window")]
 fn window(db: Option<PathBuf>) -> Result<()> {
     let mut config = pith::ui::Config::new(db_path(db)?);
     config.engine = engine()?;
@@ -1029,6 +1030,14 @@ fn window(db: Option<PathBuf>) -> Result<()> {
     config.fetch.loopback_only = std::env::var("PITH_LOOPBACK_ONLY")
         .is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false" | "no" | "off"));
     pith::ui::run(config).map_err(|e| anyhow::anyhow!("the window could not open: {e}"))
+}
+
+/// `pith` with no command, in a build without the window: say how to get one.
+#[cfg(not(feature = "window"))]
+fn window(_db: Option<PathBuf>) -> Result<()> {
+    anyhow::bail!(
+        "this pith was built without the window (cargo feature `window`); run a command (see `pith --help`) or rebuild with default features"
+    )
 }
 
 fn main() {

@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 pub mod server;
+#[cfg(feature = "window")]
 pub mod window_fixture;
 
 use std::path::{Path, PathBuf};
