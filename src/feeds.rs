@@ -106,11 +106,11 @@ pub fn parse_feed(
     // feed-rs is a dependency parsing bytes from the network; should it ever panic, the feed
     // fails with an error instead of taking the refresh down. The parser is built for this call
     // and dropped after it, so no state a panic might leave half-updated is ever seen again.
-    let feed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        parser.parse(input.as_slice())
-    }))
-    .map_err(|_| FeedError::Parse("the feed parser failed on this document".into()))?
-    .map_err(|e| FeedError::Parse(e.to_string()))?;
+    let feed = quiet_catch_unwind(|| parser.parse(input.as_slice()))
+        .map_err(|panic| {
+            FeedError::Parse(format!("the feed parser failed on this document ({panic})"))
+        })?
+        .map_err(|e| FeedError::Parse(e.to_string()))?;
     let base_url = base.and_then(|b| Url::parse(b).ok());
     let link = pick_link(&feed.links).map(|l| resolve(&l, base_url.as_ref()));
     let feed_base = link
@@ -232,6 +232,51 @@ fn xml_encoding(bytes: &[u8], declared: Option<&str>) -> &'static encoding_rs::E
         declared,
     )
     .encoding
+}
+
+thread_local! {
+    /// Set while [`quiet_catch_unwind`] runs its closure on this thread; holds the message of a
+    /// panic caught there.
+    static QUIET_PANIC: std::cell::RefCell<Option<Option<String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f`, turning a panic inside it into `Err(message)` without the default hook printing
+/// it to stderr: a refresh's output stays about feeds, and the message goes into the feed's
+/// error instead. Panics elsewhere, on any thread, still reach the hook that was installed.
+fn quiet_catch_unwind<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let quiet = QUIET_PANIC.with_borrow_mut(|slot| match slot {
+                Some(message) => {
+                    *message = Some(
+                        info.payload()
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "a panic without a message".into()),
+                    );
+                    true
+                }
+                None => false,
+            });
+            if !quiet {
+                previous(info);
+            }
+        }));
+    });
+    QUIET_PANIC.with_borrow_mut(|slot| *slot = Some(None));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    let message = QUIET_PANIC.with_borrow_mut(|slot| slot.take().flatten());
+    result.map_err(|_| {
+        let message = message.unwrap_or_else(|| "a panic without a message".into());
+        format!(
+            "it panicked: {}",
+            message.chars().take(200).collect::<String>()
+        )
+    })
 }
 
 /// Turns a feed document into UTF-8 XML that feed-rs reads as pith means it. feed-rs (through
@@ -560,6 +605,21 @@ mod tests {
         xml.extend_from_slice(b"</title></channel></rss>");
         let feed = parse_feed(&xml, None, Some("text/xml; charset=iso-8859-1")).unwrap();
         assert_eq!(feed.title.as_deref(), Some("Café"));
+    }
+
+    #[test]
+    fn a_caught_panic_becomes_an_error_with_its_message() {
+        let caught = quiet_catch_unwind(|| -> u32 { panic!("index 9 out of range") });
+        assert_eq!(
+            caught.unwrap_err(),
+            "it panicked: index 9 out of range",
+            "the message reaches the error"
+        );
+        let formatted = quiet_catch_unwind(|| -> u32 { panic!("byte {} is bad", 7) });
+        assert_eq!(formatted.unwrap_err(), "it panicked: byte 7 is bad");
+        assert_eq!(quiet_catch_unwind(|| 5), Ok(5));
+        // Outside the guard the thread-local is clear again, so other panics are not swallowed.
+        assert!(QUIET_PANIC.with_borrow(|slot| slot.is_none()));
     }
 
     #[test]
