@@ -74,12 +74,26 @@ impl Engine {
     /// (before any classification, as the paper does). A within-domain duplicate is not counted.
     pub fn ingest(&self, store: &mut Store, doc: &Document<'_>) -> Result<Ingested, ExtractError> {
         let mut opened = self.reopen(doc, None)?;
+        self.insert(store, &mut opened, doc.time)?;
+        Ok(opened)
+    }
+
+    /// The second half of [`Engine::ingest`]: inserts a parsed document (from
+    /// [`Engine::reopen`] with no tree document) into its site's tree, recording its tree
+    /// document and whether it was a duplicate. Apart so that a refresh parses pages in
+    /// parallel and only the insert waits for the database.
+    pub fn insert(
+        &self,
+        store: &mut Store,
+        opened: &mut Ingested,
+        time: i64,
+    ) -> Result<(), ExtractError> {
         let Ingested {
             page,
             page_level,
             key,
             ..
-        } = &opened;
+        } = &*opened;
         let mut site_signatures = page_level
             .containers
             .first()
@@ -99,7 +113,7 @@ impl Engine {
                     url_key: &key.key,
                     hashes: &hashes,
                     container: container.as_deref(),
-                    added: doc.time,
+                    added: time,
                 };
                 match store.tree_insert(&tree_doc, &self.window)? {
                     TreeInsert::Inserted(id) => (Some(id), false),
@@ -110,7 +124,7 @@ impl Engine {
         };
         opened.doc = tree_doc;
         opened.duplicate = duplicate;
-        Ok(opened)
+        Ok(())
     }
 
     /// Re-opens a document that was ingested earlier (its stored bytes and its tree document)

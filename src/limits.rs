@@ -130,3 +130,12 @@ pub const REFRESH_CACHE_KB: u32 = 32 * 1024;
 /// How many pages the write-ahead log may hold during a refresh before SQLite checkpoints it
 /// (its default is 1,000, about 4 MB). About 64 MB; the log is emptied when the refresh ends.
 pub const REFRESH_WAL_PAGES: u32 = 16_000;
+
+/// A refresh commits its writes in batches (`Store::begin_batch`): at most this many writes
+/// (a page's tree insert and its item are two) share one transaction...
+pub const REFRESH_BATCH_WRITES: usize = 128;
+
+/// ...and a batch is committed once it is this old, so that what a refresh stored reaches the
+/// window (another connection) within about this long, and a write from the window waits at
+/// most about this long for the refresh's write lock.
+pub const REFRESH_BATCH_AGE: std::time::Duration = std::time::Duration::from_millis(250);

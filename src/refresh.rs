@@ -279,13 +279,11 @@ struct Queue {
 }
 
 struct Shared<'a> {
+    /// The refresh's one connection. Its writes go in batches ([`Store::begin_batch`]):
+    /// SQLite then writes each changed page (the template counters of a site's tree, the
+    /// full-text index) once per batch rather than once per article. Everything that must see
+    /// the batch (classification reads the tree the page was just inserted into) runs on it.
     store: Mutex<Store>,
-    db_path: &'a Path,
-    /// Read-only work (classification reads hundreds of tree counters per page) and the
-    /// engine's ingestion (which parses the page before its one short write) run on pooled
-    /// connections of their own, in parallel with the shared writer; writes take turns in
-    /// [`Store::write`].
-    readers: Mutex<Vec<Store>>,
     engine: &'a Engine,
     fetcher: Fetcher,
     options: &'a RefreshOptions,
@@ -299,36 +297,15 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
-    /// The refresh's connection, for one statement or transaction at a time.
-    fn db(&self) -> MutexGuard<'_, Store> {
-        // A worker that panicked mid-call left no transaction open (rusqlite rolls back on
-        // drop), so the connection is still usable.
-        self.store.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Runs `f` on a pooled connection (opened on first need).
-    fn pooled<R>(&self, f: impl FnOnce(&mut Store) -> R) -> Result<R, StoreError> {
-        let pooled = self.readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let reader = match pooled {
-            Some(r) => r,
-            None => {
-                let r = Store::open(self.db_path)?;
-                r.tune_for_refresh()?;
-                r
-            }
-        };
-        let mut reader = reader;
-        let value = f(&mut reader);
-        self.readers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(reader);
-        Ok(value)
-    }
-
-    /// Runs `f` on a pooled connection that only reads.
-    fn read<R>(&self, f: impl FnOnce(&Store) -> R) -> Result<R, StoreError> {
-        self.pooled(|s| f(s))
+    /// The refresh's connection, for one statement or transaction at a time. A batch that is
+    /// due (`limits::REFRESH_BATCH_WRITES` writes, or `REFRESH_BATCH_AGE` old) is committed
+    /// first.
+    fn db(&self) -> Result<MutexGuard<'_, Store>, StoreError> {
+        // A worker that panicked mid-call left no write half done (a write is a savepoint,
+        // rolled back on drop), so the connection is still usable.
+        let mut store = self.store.lock().unwrap_or_else(|e| e.into_inner());
+        store.commit_batch_if_due(limits::REFRESH_BATCH_WRITES, limits::REFRESH_BATCH_AGE)?;
+        Ok(store)
     }
 
     fn lock(&self) -> MutexGuard<'_, Queue> {
@@ -347,8 +324,10 @@ fn host_of(url: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Refreshes the subscriptions in the database at `db` and returns what it did. Each worker
-/// opens its own connection; every write is its own transaction.
+/// Refreshes the subscriptions in the database at `db` and returns what it did. The workers
+/// share one connection, whose writes are committed in batches: each write (an entry, a tree
+/// insert, an item with its page, blocks and text) is whole on its own, and a batch commits at
+/// `limits::REFRESH_BATCH_WRITES` writes, at `limits::REFRESH_BATCH_AGE`, and at the end.
 pub fn refresh(
     db: &Path,
     engine: &Engine,
@@ -383,8 +362,6 @@ pub fn refresh(
     }
     let shared = Shared {
         store: Mutex::new(store),
-        db_path: db,
-        readers: Mutex::new(Vec::new()),
         engine,
         fetcher: Fetcher::new(options.fetch.clone()),
         options,
@@ -402,20 +379,60 @@ pub fn refresh(
         images_claimed: Mutex::new(HashSet::new()),
         on_event,
     };
+    shared.db()?.begin_batch()?;
     let jobs = options.jobs.max(1);
+    let workers_done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| worker(&shared));
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| scope.spawn(|| worker(&shared)))
+            .collect();
+        scope.spawn(|| committer(&shared, &workers_done));
+        for w in workers {
+            let _ = w.join();
         }
+        workers_done.store(true, Ordering::SeqCst);
+        shared.wake.notify_all();
     });
-    let queue = shared.queue.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut queue = shared.queue.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut store = shared.store.into_inner().unwrap_or_else(|e| e.into_inner());
+    // Even after a fatal error: every write in the batch is whole (each ran in its own
+    // savepoint), and committing them keeps what the refresh fetched.
+    if let Err(e) = store.commit_batch() {
+        queue.fatal.get_or_insert(e.into());
+    }
     if queue.fatal.is_none() {
-        let store = shared.store.into_inner().unwrap_or_else(|e| e.into_inner());
         store.checkpoint()?;
     }
     match queue.fatal {
         Some(e) => Err(e),
         None => Ok(queue.summary),
+    }
+}
+
+/// Commits the refresh's batch once it is old enough while the workers are busy elsewhere
+/// (fetching, parsing), so that what the refresh stored reaches other connections, such as the
+/// window's, within about `limits::REFRESH_BATCH_AGE`, and their writes are not kept waiting.
+fn committer(shared: &Shared<'_>, workers_done: &std::sync::atomic::AtomicBool) {
+    loop {
+        {
+            let q = shared.lock();
+            if workers_done.load(Ordering::SeqCst) || q.fatal.is_some() {
+                return;
+            }
+            let _ = shared
+                .wake
+                .wait_timeout(q, limits::REFRESH_BATCH_AGE / 2)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+        if workers_done.load(Ordering::SeqCst) {
+            return;
+        }
+        // `db()` commits the batch when it is due.
+        if let Err(e) = shared.db() {
+            shared.lock().fatal.get_or_insert(e.into());
+            shared.wake.notify_all();
+            return;
+        }
     }
 }
 
@@ -537,7 +554,7 @@ fn run_feed(shared: &Shared<'_>, feed: FeedInfo) -> Result<(), RefreshError> {
     };
     let response = match shared.fetcher.get(&req) {
         Ok(Fetched::NotModified) => {
-            shared.db().feed_not_modified(feed.id, now)?;
+            shared.db()?.feed_not_modified(feed.id, now)?;
             feed_done(shared, &feed, FeedOutcome::NotModified);
             return Ok(());
         }
@@ -566,7 +583,7 @@ fn run_feed(shared: &Shared<'_>, feed: FeedInfo) -> Result<(), RefreshError> {
         .iter()
         .map(|&i| parsed.entries[i].identity.as_str())
         .collect();
-    let seen = shared.db().seen_entries(feed.id, &ids)?;
+    let seen = shared.db()?.seen_entries(feed.id, &ids)?;
     let fresh: Vec<usize> = candidates
         .into_iter()
         .filter(|&i| !seen.contains(&parsed.entries[i].identity))
@@ -608,7 +625,7 @@ fn fail_feed(
     retry_after: Option<i64>,
 ) -> Result<(), RefreshError> {
     shared
-        .db()
+        .db()?
         .feed_failed(feed.id, error, retry_after, unix_now())?;
     feed_done(
         shared,
@@ -647,7 +664,7 @@ fn try_complete(shared: &Shared<'_>, job: &FeedJob) -> Result<(), RefreshError> 
         }
         state.completed = true;
     }
-    shared.db().feed_fetched(
+    shared.db()?.feed_fetched(
         job.feed.id,
         job.parsed.title.as_deref().filter(|t| !t.is_empty()),
         job.parsed.link.as_deref(),
@@ -721,9 +738,9 @@ fn process_entry(
         return store_failed(shared, job, entry, entry_ref, "the entry has no link").map(Some);
     };
     // The same article already came through another feed (or earlier in this one).
-    let existing = shared.db().item_by_link(link)?;
+    let existing = shared.db()?.item_by_link(link)?;
     if let Some(item) = existing {
-        shared.db().entry_link(entry_ref, item)?;
+        shared.db()?.entry_link(entry_ref, item)?;
         lock_job(job).linked += 1;
         return Ok(None);
     }
@@ -756,7 +773,12 @@ fn process_entry(
         title: entry.title.as_deref(),
         time: now,
     };
-    let ingested = shared.pooled(|s| shared.engine.ingest(s, &doc))?;
+    // Parsed here, in parallel with the other workers; only the insert takes the connection.
+    let ingested = shared.engine.reopen(&doc, None).and_then(|mut opened| {
+        let mut store = shared.db().map_err(ExtractError::from)?;
+        shared.engine.insert(&mut store, &mut opened, now)?;
+        Ok(opened)
+    });
     let ingested = match ingested {
         Ok(i) => i,
         // A response URL that makes no URL key (e.g. too long) cannot join a tree; the page is
@@ -769,11 +791,11 @@ fn process_entry(
     };
     // (The lookup is bound first: a guard in an `if let` would still be held in its body.)
     let stored = match (&ingested.key, ingested.duplicate) {
-        (Some(key), true) => shared.db().item_by_key(&key.domain, &key.key)?,
+        (Some(key), true) => shared.db()?.item_by_key(&key.domain, &key.key)?,
         _ => None,
     };
     if let Some(item) = stored {
-        shared.db().entry_link(entry_ref, item)?;
+        shared.db()?.entry_link(entry_ref, item)?;
         lock_job(job).linked += 1;
         return Ok(None);
     }
@@ -813,7 +835,7 @@ fn store_failed(
         .map(feeds::html_fragment_text)
         .unwrap_or_default();
     shared
-        .db()
+        .db()?
         .item_store_failed(entry_ref, &new_item(entry, unix_now()), &text, error)?;
     lock_job(job).page_errors += 1;
     Ok(error.to_string())
@@ -852,7 +874,7 @@ fn classify_and_store(
             )?
         }
     };
-    let labels = shared.read(|r| engine.classify(r, &ingested, Method::default_method()))??;
+    let labels = engine.classify(&*shared.db()?, &ingested, Method::default_method())?;
     let text = classify::content_text(&ingested.page, &labels);
     let blocks = labelled_blocks(&ingested.page, &labels);
     let mut known_images = Vec::new();
@@ -875,7 +897,7 @@ fn classify_and_store(
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .insert(url.clone());
-            if !claimed_now || shared.read(|r| r.image_known(&url))?? {
+            if !claimed_now || shared.db()?.image_known(&url)? {
                 known_images.push(url);
             } else {
                 to_fetch.push(url);
@@ -961,7 +983,7 @@ fn store_article(
         known_images: &a.known_images,
     };
     match shared
-        .db()
+        .db()?
         .item_store(&entry_ref, &new_item(entry, unix_now()), &article)?
     {
         Stored::New(_) => lock_job(job).new_items += 1,

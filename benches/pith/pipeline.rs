@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use pith::charset;
 use pith::classify;
+use pith::limits;
 use pith::dom::Dom;
 use pith::extract::{Document, Engine, Ingested};
 use pith::page::{self, BlockKind};
@@ -48,6 +49,12 @@ pub fn open_store(args: &Args, path: &std::path::Path) -> anyhow::Result<Store> 
         store.tune_for_refresh()?;
     }
     Ok(store)
+}
+
+/// Commits the store's batch when the reader's refresh would (`limits::REFRESH_BATCH_*`).
+fn commit_if_due(store: &mut Store) -> anyhow::Result<()> {
+    store.commit_batch_if_due(limits::REFRESH_BATCH_WRITES, limits::REFRESH_BATCH_AGE)?;
+    Ok(())
 }
 
 /// The floor: decoding plus html5ever building pith's arena DOM, nothing else.
@@ -219,6 +226,7 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
         let dir = tempfile::tempdir()?;
         let mut store = open_store(args, &dir.path().join("pith.db"))?;
         let mut items = ItemSink::open(&mut store)?;
+        store.begin_batch()?;
         for (i, page) in pages.iter().enumerate() {
             staged(
                 &engine,
@@ -228,7 +236,12 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
                 i as i64,
                 &mut stage_totals,
             );
+            let t = Instant::now();
+            commit_if_due(&mut store)?;
+            // A commit belongs to the stages that wrote: the tree insert and the storing.
+            stage_totals[6] += t.elapsed();
         }
+        store.commit_batch()?;
         eprintln!("stages: round {} done", round + 1);
     }
     println!("\n### pith stage by stage\n");
@@ -266,6 +279,8 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
         // Its own tree, so that both pith runs see each page once.
         let mut bare_store = open_store(args, &dir.path().join("bare.db"))?;
         let mut totals = [Duration::ZERO; 5];
+        store.begin_batch()?;
+        bare_store.begin_batch()?;
         for (i, page) in pages.iter().enumerate() {
             for k in 0..5 {
                 let which = (i + round + k) % 5;
@@ -275,14 +290,28 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
                 let start = Instant::now();
                 sink ^= match which {
                     0 => parse_only(page, bases[i].as_ref()),
-                    1 => pith_pipeline(&engine, &mut store, Some(&mut items), page, i as i64),
+                    1 => {
+                        let n = pith_pipeline(&engine, &mut store, Some(&mut items), page, i as i64);
+                        let _ = commit_if_due(&mut store);
+                        n
+                    }
                     2 => dom_smoothie(page, bases[i].as_ref()),
                     3 => trafilatura(page),
-                    _ => pith_pipeline(&engine, &mut bare_store, None, page, i as i64),
+                    _ => {
+                        let n = pith_pipeline(&engine, &mut bare_store, None, page, i as i64);
+                        let _ = commit_if_due(&mut bare_store);
+                        n
+                    }
                 };
                 totals[which] += start.elapsed();
             }
         }
+        let start = Instant::now();
+        store.commit_batch()?;
+        totals[1] += start.elapsed();
+        let start = Instant::now();
+        bare_store.commit_batch()?;
+        totals[4] += start.elapsed();
         eprintln!("contenders: round {} done", round + 1);
         per_round.push(totals);
     }

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::io::Read;
 
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{Store, StoreError};
 use crate::limits;
@@ -337,7 +337,7 @@ const FEED_SELECT: &str = "SELECT f.id, f.url, f.title, f.site_url, f.etag, f.la
         f.folder
     FROM feed f";
 
-fn insert_fts(tx: &Transaction<'_>, id: ItemId, title: &str, body: &str) -> Result<(), StoreError> {
+fn insert_fts(tx: &Connection, id: ItemId, title: &str, body: &str) -> Result<(), StoreError> {
     tx.prepare_cached("DELETE FROM item_fts WHERE rowid = ?1")?
         .execute([id])?;
     tx.prepare_cached("INSERT INTO item_fts (rowid, title, body) VALUES (?1, ?2, ?3)")?
@@ -345,13 +345,13 @@ fn insert_fts(tx: &Transaction<'_>, id: ItemId, title: &str, body: &str) -> Resu
     Ok(())
 }
 
-fn link_entry(tx: &Transaction<'_>, entry: &EntryRef<'_>, item: ItemId) -> Result<(), StoreError> {
+fn link_entry(tx: &Connection, entry: &EntryRef<'_>, item: ItemId) -> Result<(), StoreError> {
     tx.prepare_cached("INSERT OR IGNORE INTO feed_entry (feed, hash, item) VALUES (?1, ?2, ?3)")?
         .execute(params![entry.feed, entry.identity, item])?;
     Ok(())
 }
 
-fn delete_items(tx: &Transaction<'_>, ids: &[ItemId]) -> Result<(), StoreError> {
+fn delete_items(tx: &Connection, ids: &[ItemId]) -> Result<(), StoreError> {
     for &id in ids {
         for sql in [
             "DELETE FROM item_fts WHERE rowid = ?1",
@@ -880,7 +880,7 @@ impl Store {
 }
 
 fn store_images(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     item: ItemId,
     images: &[NewImage],
     now: i64,

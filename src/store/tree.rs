@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{
     DocId, Store, StoreError, TreeDocument, TreeInsert, TreeNodeInfo, hash_to_sql, pack_hashes,
@@ -548,7 +548,7 @@ fn node_id(conn: &Connection, parent: i64, segment: &str) -> Result<Option<i64>,
         .optional()?)
 }
 
-fn remove_doc(tx: &Transaction<'_>, doc: DocId) -> Result<bool, StoreError> {
+fn remove_doc(tx: &Connection, doc: DocId) -> Result<bool, StoreError> {
     let row: Option<(i64, Vec<u8>, Option<String>)> = tx
         .prepare_cached("SELECT leaf, hashes, container FROM tree_doc WHERE id = ?1")?
         .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
@@ -670,7 +670,7 @@ const YOUNG_NODE_DOCS: i64 = 3;
 /// page per template hash, more as the site grew: 7× slower at 10,000 pages than at 100. Kept
 /// apart, the hot rows stay on a page or two, and an insert writes a new page's singles plus those.
 fn count_in(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     node: i64,
     support: i64,
     hashes: &[i64],
@@ -746,7 +746,7 @@ fn count_in(
 /// Undoes [`count_in`] for a leaving document. A row brought down to 1 stays a row (reads accept a
 /// count of 1 in either range; moving it would cost a write for nothing); one at 0 is deleted.
 fn uncount_in(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     node: i64,
     hashes: &[i64],
     json: &str,
@@ -830,7 +830,7 @@ fn read_chain(conn: &Connection, leaf: i64) -> Result<Vec<ChainLink>, StoreError
 /// Writes out the counters of `node`, which keeps no rows of its own yet and has `support`
 /// documents (at least 1), before a document is added under it: they are those of the child all
 /// its documents sit under, or the hash set of its single document.
-fn materialize(tx: &Transaction<'_>, node: i64, support: i64) -> Result<(), StoreError> {
+fn materialize(tx: &Connection, node: i64, support: i64) -> Result<(), StoreError> {
     let mut equal_child = tx.prepare_cached(
         "SELECT id, own FROM tree_node WHERE parent = ?1 AND support = ?2 LIMIT 1",
     )?;
@@ -888,7 +888,7 @@ fn materialize(tx: &Transaction<'_>, node: i64, support: i64) -> Result<(), Stor
 /// `count` is the number of documents in the domain (its node's support), which saves counting
 /// them: that count grew with the domain and was the one step of an insert that did.
 fn apply_window(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     domain: i64,
     count: i64,
     now: i64,
