@@ -383,9 +383,7 @@ pub fn refresh(
     let jobs = options.jobs.max(1);
     let workers_done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs)
-            .map(|_| scope.spawn(|| worker(&shared)))
-            .collect();
+        let workers: Vec<_> = (0..jobs).map(|_| scope.spawn(|| worker(&shared))).collect();
         scope.spawn(|| committer(&shared, &workers_done));
         for w in workers {
             let _ = w.join();

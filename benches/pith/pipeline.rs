@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use pith::charset;
 use pith::classify;
-use pith::limits;
 use pith::dom::Dom;
 use pith::extract::{Document, Engine, Ingested};
+use pith::limits;
 use pith::page::{self, BlockKind};
 use pith::store::{Store, TreeDocument, TreeInsert};
 use pith::urlkey;
@@ -291,7 +291,8 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
                 sink ^= match which {
                     0 => parse_only(page, bases[i].as_ref()),
                     1 => {
-                        let n = pith_pipeline(&engine, &mut store, Some(&mut items), page, i as i64);
+                        let n =
+                            pith_pipeline(&engine, &mut store, Some(&mut items), page, i as i64);
                         let _ = commit_if_due(&mut store);
                         n
                     }

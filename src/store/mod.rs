@@ -408,7 +408,9 @@ mod tests {
         let reader = Store::open(&path).unwrap();
         writer.begin_batch().unwrap();
         assert!(writer.in_batch());
-        writer.feed_add("http://a.test/feed", None, None, 1).unwrap();
+        writer
+            .feed_add("http://a.test/feed", None, None, 1)
+            .unwrap();
         assert_eq!(feed_urls(&writer), ["http://a.test/feed"]);
         assert!(feed_urls(&reader).is_empty(), "not committed yet");
 
@@ -437,21 +439,29 @@ mod tests {
         {
             let mut writer = Store::open(&path).unwrap();
             writer.begin_batch().unwrap();
-            writer.feed_add("http://a.test/feed", None, None, 1).unwrap();
+            writer
+                .feed_add("http://a.test/feed", None, None, 1)
+                .unwrap();
             assert!(!writer.commit_batch_if_due(2, long).unwrap());
-            writer.feed_add("http://b.test/feed", None, None, 1).unwrap();
+            writer
+                .feed_add("http://b.test/feed", None, None, 1)
+                .unwrap();
             assert!(writer.commit_batch_if_due(2, long).unwrap());
             assert!(writer.in_batch(), "the next batch is open");
             assert_eq!(feed_urls(&reader).len(), 2);
             // Old enough: due whatever its size.
-            writer.feed_add("http://c.test/feed", None, None, 1).unwrap();
+            writer
+                .feed_add("http://c.test/feed", None, None, 1)
+                .unwrap();
             assert!(
                 writer
                     .commit_batch_if_due(1000, std::time::Duration::ZERO)
                     .unwrap()
             );
             assert_eq!(feed_urls(&reader).len(), 3);
-            writer.feed_add("http://d.test/feed", None, None, 1).unwrap();
+            writer
+                .feed_add("http://d.test/feed", None, None, 1)
+                .unwrap();
             assert_eq!(feed_urls(&reader).len(), 3);
         }
         assert_eq!(feed_urls(&reader).len(), 4, "dropping the store committed");

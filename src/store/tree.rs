@@ -745,12 +745,7 @@ fn count_in(
 
 /// Undoes [`count_in`] for a leaving document. A row brought down to 1 stays a row (reads accept a
 /// count of 1 in either range; moving it would cost a write for nothing); one at 0 is deleted.
-fn uncount_in(
-    tx: &Connection,
-    node: i64,
-    hashes: &[i64],
-    json: &str,
-) -> Result<(), StoreError> {
+fn uncount_in(tx: &Connection, node: i64, hashes: &[i64], json: &str) -> Result<(), StoreError> {
     let mut repeated = Vec::new();
     let mut spent = Vec::new();
     {
