@@ -175,7 +175,14 @@ fn sigkill_mid_refresh_loses_nothing_and_duplicates_nothing() {
         let (committed, docs) = snapshot(&db);
         child.kill().unwrap(); // SIGKILL on Unix
         let status = child.wait().unwrap();
-        assert!(!status.success(), "{name}: the process was not killed");
+        if status.success() {
+            // The refresh commits its last batch just before it exits: a point reached by that
+            // commit can find the process already done. Nothing was left to interrupt.
+            finished_early += 1;
+            println!("{name}: the refresh finished as the point was reached");
+            check_sound(&db, &committed, &name);
+            break;
+        }
         kills += 1;
         println!(
             "{name}: {} items and {docs} tree documents committed before",
