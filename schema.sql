@@ -20,7 +20,11 @@ CREATE TABLE IF NOT EXISTS tree_node (
 
 -- c(b): how many documents under a node contain block hash b, for the nodes with own = 1 only.
 -- The hash is the first 8 bytes of the block's MD5, big-endian, as a signed 64-bit integer. Rows at
--- count 0 are deleted.
+-- count 0 are deleted. Two key ranges per node (since version 2's insert path; no schema change):
+-- rows under `node` hold counts of 1 or more (the hashes seen twice or more, and every hash of a
+-- node younger than 32 documents); rows under `-node` are the node's "singles", hashes counted
+-- exactly once, kept apart so that the few rows every page updates (the site's template) stay on a
+-- page or two (see count_in in src/store/tree.rs). A hash is never in both ranges.
 CREATE TABLE IF NOT EXISTS tree_counter (
     node  INTEGER NOT NULL,
     hash  INTEGER NOT NULL,

@@ -126,7 +126,17 @@ fn the_window_opens_in_a_virtual_x_server_and_is_not_blank() {
     let display = format!(":{n}");
     let _xvfb = Reaped(
         Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            // -noreset: by default Xvfb resets when its last client leaves (the readiness probe
+            // below), and a client connecting during that reset is refused.
+            .args([
+                &display,
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+                "-noreset",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
