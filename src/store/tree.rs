@@ -230,8 +230,21 @@ impl Store {
              WHERE t.node = -?1 AND t.hash = j.value",
         )?;
         // The counts of a node that keeps rows of its own.
-        let mut own_counts = |node_id: i64| -> Result<HashMap<BlockHash, u32>, StoreError> {
+        let mut get_full = self
+            .conn
+            .prepare_cached("SELECT hash FROM tree_counter WHERE node = ?1")?;
+        let mut own_counts = |node: &BranchNode| -> Result<HashMap<BlockHash, u32>, StoreError> {
+            let node_id = node.id;
             let mut counts = HashMap::with_capacity(unique.len());
+            // Full rows count as the node's support (see `count_in`).
+            let support = u32::try_from(node.support).unwrap_or(0);
+            let mut full = get_full.query([full_key(node_id)?])?;
+            while let Some(row) = full.next()? {
+                let hash = BlockHash(row.get::<_, i64>(0)?.to_be_bytes());
+                if unique.binary_search(&hash).is_ok() {
+                    counts.insert(hash, support);
+                }
+            }
             let mut rows = get_counts.query(params![node_id, &unique_json])?;
             while let Some(row) = rows.next()? {
                 let hash: i64 = row.get(0)?;
@@ -285,7 +298,7 @@ impl Store {
                 for (i, link) in chain.iter().enumerate() {
                     let node = link.node;
                     let counts = if node.own {
-                        own_counts(node.id)?
+                        own_counts(&node)?
                     } else if i > 0 && chain[i - 1].node.support == node.support {
                         counts_up[i - 1].clone()
                     } else if node.support == 1 && i == 0 {
@@ -308,7 +321,7 @@ impl Store {
                     let counts = loop {
                         let node = chain[i].node;
                         if node.own {
-                            break own_counts(node.id)?;
+                            break own_counts(&node)?;
                         } else if i > 0 && chain[i - 1].node.support == node.support {
                             i -= 1;
                         } else if node.support == 1 && i == 0 {
@@ -497,10 +510,16 @@ impl Store {
             if node < 0 && count != 1 {
                 errors.push(format!("node {}: a single row with count {count}", -node));
             }
-            if stored.insert((node.abs(), hash), count).is_some() {
+            // A full row counts the node's support (see `count_in`).
+            let (node, count) = if node >= FULL_BASE {
+                let node = node - FULL_BASE;
+                (node, supports.get(&node).copied().unwrap_or(0))
+            } else {
+                (node.abs(), count)
+            };
+            if stored.insert((node, hash), count).is_some() {
                 errors.push(format!(
-                    "node {}: hash {hash} both in its singles and in its rows",
-                    node.abs()
+                    "node {node}: hash {hash} in more than one of its singles, rows and full rows"
                 ));
             }
         }
@@ -577,7 +596,7 @@ fn remove_doc(tx: &Connection, doc: DocId) -> Result<bool, StoreError> {
     let hashes_sql: Vec<i64> = hashes.iter().map(hash_to_sql).collect();
     let hashes_json = ints_json(&hashes_sql);
     let mut delete_counters =
-        tx.prepare_cached("DELETE FROM tree_counter WHERE node IN (?1, -?1)")?;
+        tx.prepare_cached("DELETE FROM tree_counter WHERE node IN (?1, -?1, ?1 + ?2)")?;
     let mut other_child_with = tx.prepare_cached(
         "SELECT 1 FROM tree_node WHERE parent = ?1 AND support = ?2 AND id != ?3 LIMIT 1",
     )?;
@@ -608,7 +627,7 @@ fn remove_doc(tx: &Connection, doc: DocId) -> Result<bool, StoreError> {
                         .optional()?
                         .is_some());
             if drop_all {
-                delete_counters.execute([node.id])?;
+                delete_counters.execute(params![node.id, FULL_BASE])?;
                 own = false;
             } else {
                 uncount_in(tx, node.id, &hashes_sql, &hashes_json)?;
@@ -698,11 +717,13 @@ fn count_in(
     // A young node (most nodes of a reader's sites) is small: its rows fit on a few pages
     // whatever their counts, and one upsert counts the document, as before the singles. Reads
     // accept a count of 1 under the node's id, so this is exact as long as the node has no singles
-    // yet (a node that grew old and shrank again keeps the full path).
+    // and no full rows yet (a node that grew old and shrank again keeps the full path).
     if support < YOUNG_NODE_DOCS
         && !tx
-            .prepare_cached("SELECT 1 FROM tree_counter WHERE node = -?1 LIMIT 1")?
-            .exists([node])?
+            .prepare_cached(
+                "SELECT 1 FROM tree_counter WHERE node = -?1 OR node = ?1 + ?2 LIMIT 1",
+            )?
+            .exists(params![node, FULL_BASE])?
     {
         tx.prepare_cached(
             "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, 1 FROM json_each(?2)
@@ -711,36 +732,50 @@ fn count_in(
         .execute(params![node, json])?;
         return Ok(Vec::new());
     }
-    // Where each hash stands now. A hash counted twice or more at a node below on this branch
-    // (`repeated_below`) is counted at least as often here, so it has a row under the node's id:
+    let full_key = full_key(node)?;
+    // The node's full rows: hashes in every one of its documents, whose count is its support and
+    // needs no update while pages keep them (the site's fixed template). One range scan.
+    let full: Vec<i64> = tx
+        .prepare_cached("SELECT hash FROM tree_counter WHERE node = ?1")?
+        .query_map([full_key], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    // A full hash this page lacks is in all documents but this one: an ordinary row of
+    // `support` (the count before this page).
+    let dropped = minus(&full, hashes.to_vec());
+    if !dropped.is_empty() {
+        let dropped_json = ints_json(&dropped);
+        tx.prepare_cached(
+            "DELETE FROM tree_counter WHERE node = ?1 AND hash IN (SELECT value FROM json_each(?2))",
+        )?
+        .execute(params![full_key, dropped_json])?;
+        tx.prepare_cached(
+            "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, ?3 FROM json_each(?2)",
+        )?
+        .execute(params![node, dropped_json, support])?;
+    }
+    let kept_full = minus(hashes, minus(hashes, full));
+    // The node's rows of count 2 or more before this document, for the node above: the full
+    // ones it keeps, and those found below.
+    let mut repeated_here: Vec<i64> = kept_full.clone();
+    let not_full = minus(hashes, kept_full);
+    // Where each other hash stands now. A hash counted twice or more at a node below on this
+    // branch (`repeated_below`) is counted at least as often here, so it is a row (or full):
     // no need to look. The others are looked up under the node's id, and those not found there
     // among the singles. Each read is driven by the list (`CROSS JOIN` keeps it the outer loop,
     // so SQLite seeks each hash rather than building a temporary index of the list, which
     // `IN (SELECT …)` does and which made an insert twice as costly on a young site).
-    let mut rows: Vec<i64> = repeated_below.to_vec();
-    // The node's rows of count 2 or more before this document, for the node above.
-    let mut repeated_here: Vec<i64> = repeated_below.to_vec();
-    let unknown = minus(hashes, repeated_below.to_vec());
+    let known: Vec<i64> = minus(&not_full, minus(&not_full, repeated_below.to_vec()));
+    let mut rows: Vec<i64> = known.clone();
+    let unknown = minus(&not_full, known);
     let mut singles = Vec::new();
     if !unknown.is_empty() {
-        let unknown_json = if repeated_below.is_empty() {
-            json.to_owned()
-        } else {
-            ints_json(&unknown)
-        };
         let mut find = tx.prepare_cached(
-            "SELECT t.hash, t.count FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
+            "SELECT t.hash FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
              WHERE t.node = ?1 AND t.hash = j.value",
         )?;
-        let mut found = find.query(params![node, unknown_json])?;
-        let mut in_rows = Vec::new();
-        while let Some(row) = found.next()? {
-            let hash: i64 = row.get(0)?;
-            if row.get::<_, i64>(1)? >= 2 {
-                repeated_here.push(hash);
-            }
-            in_rows.push(hash);
-        }
+        let in_rows: Vec<i64> = find
+            .query_map(params![node, ints_json(&unknown)], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
         rows.extend_from_slice(&in_rows);
         let rest = minus(&unknown, in_rows);
         if !rest.is_empty() {
@@ -754,15 +789,39 @@ fn count_in(
             }
         }
     }
-    // Rows gain one; a single seen again becomes a row of count 2.
+    // Rows gain one; a single seen again becomes a row of count 2. A row that reaches the node's
+    // new support is in every document now and becomes full.
+    let mut now_full = Vec::new();
     if !rows.is_empty() || !singles.is_empty() {
         let mut bumped = rows.clone();
         bumped.extend_from_slice(&singles);
-        tx.prepare_cached(
+        let mut bump = tx.prepare_cached(
             "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, 2 FROM json_each(?2)
-             WHERE true ON CONFLICT (node, hash) DO UPDATE SET count = count + 1",
+             WHERE true ON CONFLICT (node, hash) DO UPDATE SET count = count + 1
+             RETURNING hash, count",
+        )?;
+        let mut counted = bump.query(params![node, ints_json(&bumped)])?;
+        while let Some(row) = counted.next()? {
+            let hash: i64 = row.get(0)?;
+            let count: i64 = row.get(1)?;
+            if count >= 3 {
+                repeated_here.push(hash);
+            }
+            if count == support + 1 {
+                now_full.push(hash);
+            }
+        }
+    }
+    if !now_full.is_empty() {
+        let now_full_json = ints_json(&now_full);
+        tx.prepare_cached(
+            "DELETE FROM tree_counter WHERE node = ?1 AND hash IN (SELECT value FROM json_each(?2))",
         )?
-        .execute(params![node, ints_json(&bumped)])?;
+        .execute(params![node, now_full_json])?;
+        tx.prepare_cached(
+            "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, 0 FROM json_each(?2)",
+        )?
+        .execute(params![full_key, now_full_json])?;
     }
     if !singles.is_empty() {
         tx.prepare_cached(
@@ -772,17 +831,32 @@ fn count_in(
         .execute(params![node, ints_json(&singles)])?;
     }
     // The rest are new under this node: singles.
-    let new_json = if rows.is_empty() && singles.is_empty() {
-        json.to_owned()
-    } else {
-        rows.extend_from_slice(&singles);
-        ints_json(&minus(hashes, rows))
-    };
-    tx.prepare_cached(
-        "INSERT INTO tree_counter (node, hash, count) SELECT -?1, value, 1 FROM json_each(?2)",
-    )?
-    .execute(params![node, new_json])?;
+    rows.extend_from_slice(&singles);
+    let new = minus(&not_full, rows);
+    if !new.is_empty() {
+        tx.prepare_cached(
+            "INSERT INTO tree_counter (node, hash, count) SELECT -?1, value, 1 FROM json_each(?2)",
+        )?
+        .execute(params![node, ints_json(&new)])?;
+    }
+    repeated_here.sort_unstable();
     Ok(repeated_here)
+}
+
+/// Where a node's full rows are kept in `tree_counter`: hashes present in every document under
+/// the node, stored with count 0 under `node + FULL_BASE` and read as the node's support. Every
+/// page of a site carries its template, so these rows never change while pages come, and an
+/// insert reads them in one range scan instead of updating each.
+const FULL_BASE: i64 = 1 << 40;
+
+/// The key of a node's full rows (see [`FULL_BASE`]).
+fn full_key(node: i64) -> Result<i64, StoreError> {
+    if !(1..FULL_BASE).contains(&node) {
+        return Err(StoreError::Corrupt(format!(
+            "tree node id {node} is outside the range the counters' keys allow"
+        )));
+    }
+    Ok(node + FULL_BASE)
 }
 
 /// Undoes [`count_in`] for a leaving document. A row brought down to 1 stays a row (reads accept a
@@ -880,13 +954,15 @@ fn materialize(tx: &Connection, node: i64, support: i64) -> Result<(), StoreErro
             .optional()?
         {
             Some((child, true)) => {
-                // Its rows and its singles (see `count_in`).
+                // Its rows, its singles and its full rows (see `count_in`); the supports are
+                // equal, so full rows stay full.
                 tx.prepare_cached(
                     "INSERT INTO tree_counter (node, hash, count)
-                     SELECT CASE WHEN node > 0 THEN ?1 ELSE -?1 END, hash, count
-                     FROM tree_counter WHERE node IN (?2, -?2)",
+                     SELECT CASE WHEN node >= ?3 THEN ?1 + ?3 WHEN node > 0 THEN ?1 ELSE -?1 END,
+                         hash, count
+                     FROM tree_counter WHERE node IN (?2, -?2, ?2 + ?3)",
                 )?
-                .execute(params![node, child])?;
+                .execute(params![node, child, FULL_BASE])?;
                 return Ok(());
             }
             Some((child, false)) => at = child,
@@ -1191,6 +1267,70 @@ mod tests {
 
     /// Counters are only stored where they are not implied; every branch read back must still
     /// give the exact counts a brute-force recount over the live documents gives, for any hashes.
+    #[test]
+    fn a_template_in_every_page_becomes_full_rows_and_stays_exact() {
+        // Every page carries the template h(100..105), except now and then one that lacks one
+        // of them: full rows are made, dropped again, and survive removals, and every count
+        // read back equals a recount.
+        for seed in 0..4 {
+            let mut rng = Lcg(seed + 300);
+            let mut store = Store::open_in_memory().unwrap();
+            let mut live: Vec<(DocId, Vec<String>, Vec<BlockHash>)> = Vec::new();
+            for step in 0..120 {
+                if live.len() > 8 && rng.next(5) == 0 {
+                    let i = rng.next(live.len() as u64) as usize;
+                    let (doc, _, _) = live.swap_remove(i);
+                    assert!(store.tree_remove(doc).unwrap());
+                } else {
+                    let mut b = branch(&["t.com", "t.com", "news"]);
+                    b.push(format!("d{}", rng.next(3)));
+                    let mut hashes: Vec<_> = (100..105).map(h).collect();
+                    if rng.next(10) == 0 {
+                        hashes.remove(rng.next(5) as usize);
+                    }
+                    hashes.extend((0..rng.next(6)).map(|_| h(rng.next(40))));
+                    let doc = store
+                        .insert_plain(&b, &format!("k{step}"), &hashes, step, &NO_WINDOW)
+                        .unwrap()
+                        .doc();
+                    live.push((doc, b, hashes));
+                }
+                assert_eq!(
+                    store.tree_consistency_errors().unwrap(),
+                    Vec::<String>::new(),
+                    "seed {seed} step {step}"
+                );
+                let probe: Vec<_> = (100..105).chain(0..40).map(h).collect();
+                for (doc, b, _) in live.iter().step_by(3) {
+                    let got = store.tree_branch(*doc, &probe).unwrap();
+                    for (depth, node) in got.nodes.iter().enumerate() {
+                        let under: Vec<_> = live
+                            .iter()
+                            .filter(|(_, ob, _)| ob[..=depth] == b[..=depth])
+                            .collect();
+                        for hash in &probe {
+                            let want = under.iter().filter(|(_, _, hs)| hs.contains(hash)).count();
+                            assert_eq!(
+                                node.count(hash) as usize,
+                                want,
+                                "seed {seed} step {step} depth {depth} {hash:?}"
+                            );
+                        }
+                    }
+                }
+            }
+            let full_rows: i64 = store
+                .conn
+                .query_row(
+                    "SELECT count(*) FROM tree_counter WHERE node >= ?1",
+                    [FULL_BASE],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert!(full_rows > 0, "seed {seed}: the template never became full");
+        }
+    }
+
     #[test]
     fn branches_read_back_equal_a_brute_force_recount() {
         for seed in 0..6 {
