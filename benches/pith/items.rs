@@ -6,7 +6,7 @@
 
 use pith::classify::Label;
 use pith::page::Page;
-use pith::store::{EntryRef, FeedId, NewArticle, NewBlock, NewItem, PageBytes, Store};
+use pith::store::{EntryRef, FeedId, NewArticle, NewItem, PageBytes, Store};
 
 /// Stores classified pages as items of one feed.
 pub struct ItemSink {
@@ -36,19 +36,7 @@ impl ItemSink {
     ) -> anyhow::Result<()> {
         self.entries += 1;
         let identity = format!("{:032x}", self.entries);
-        let blocks: Vec<NewBlock> = page
-            .blocks
-            .iter()
-            .zip(labels)
-            .map(|(b, l)| NewBlock {
-                position: b.position,
-                kind: format!("{:?}", b.kind),
-                text: b.text.clone(),
-                image: b.image.as_ref().map(|i| i.src.clone()),
-                content: l.is_content(),
-                reason: l.reason.to_string(),
-            })
-            .collect();
+        let blocks = pith::refresh::labelled_blocks(page, labels);
         let raw = PageBytes::compress(raw)?;
         let blocks = PageBytes::encode_blocks(&blocks)?;
         let title = page.title.as_str();
