@@ -382,14 +382,18 @@ pub fn refresh(
     shared.db()?.begin_batch()?;
     let jobs = options.jobs.max(1);
     let workers_done = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|scope| {
+    let panicked = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs).map(|_| scope.spawn(|| worker(&shared))).collect();
         scope.spawn(|| committer(&shared, &workers_done));
+        let mut panicked = None;
         for w in workers {
-            let _ = w.join();
+            if let Err(payload) = w.join() {
+                panicked.get_or_insert(payload);
+            }
         }
         workers_done.store(true, Ordering::SeqCst);
         shared.wake.notify_all();
+        panicked
     });
     let mut queue = shared.queue.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut store = shared.store.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -397,6 +401,10 @@ pub fn refresh(
     // savepoint), and committing them keeps what the refresh fetched.
     if let Err(e) = store.commit_batch() {
         queue.fatal.get_or_insert(e.into());
+    }
+    // A worker's panic is a bug: it goes on up, as it did before the workers were joined by hand.
+    if let Some(payload) = panicked {
+        std::panic::resume_unwind(payload);
     }
     if queue.fatal.is_none() {
         store.checkpoint()?;

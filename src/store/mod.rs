@@ -266,58 +266,61 @@ impl Store {
 
     /// Runs `f` inside one transaction: everything it writes lands together or not at all.
     ///
-    /// Inside a batch ([`Store::begin_batch`]) the transaction is the batch's, and `f` runs in a
-    /// savepoint of it instead, so that a failing write still undoes only itself.
+    /// While batching ([`Store::begin_batch`]) the transaction is the batch's (opened by the
+    /// first write of each batch), and `f` runs in a savepoint of it, so that a failing write
+    /// still undoes only itself.
     pub(crate) fn write<T>(
         &mut self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         if let Some(batch) = &mut self.batch {
-            batch.writes += 1;
+            if batch.open.is_none() {
+                let turn = WriteTurn::take(self.conn.path());
+                self.conn.execute_batch("BEGIN IMMEDIATE")?;
+                batch.open = Some(OpenBatch {
+                    writes: 0,
+                    started: std::time::Instant::now(),
+                    _turn: turn,
+                });
+            }
+            if let Some(open) = &mut batch.open {
+                open.writes += 1;
+            }
             let savepoint = self.conn.savepoint()?;
             let value = f(&savepoint)?;
             savepoint.commit()?;
             return Ok(value);
         }
-        // Connections of one process (a refresh writes through several) queue here rather than
-        // in SQLite's busy handler, which sleeps in fixed steps and leaves the write lock idle.
-        // Poisoning is ignored: the guard protects no data, only the turn to write.
-        let _turn = WRITE_TURN.lock().unwrap_or_else(|e| e.into_inner());
+        // Connections of one process (a refresh and the window) queue here rather than in
+        // SQLite's busy handler, which sleeps in fixed steps and leaves the write lock idle.
+        let _turn = WriteTurn::take(self.conn.path());
         let tx = self.conn.transaction()?;
         let value = f(&tx)?;
         tx.commit()?;
         Ok(value)
     }
 
-    /// Starts a batch: the writes that follow share one transaction until [`Store::commit_batch`],
-    /// so that SQLite writes each changed page (the site's template counters, the full-text
-    /// index's segment) once per batch instead of once per write. Reads on this connection see
-    /// the batch; other connections see it when it commits. A crash before the commit loses the
-    /// batch's writes and nothing else. Starting a batch while one is open does nothing.
+    /// Starts batching: the writes that follow share one transaction until the batch commits
+    /// ([`Store::commit_batch_if_due`], [`Store::commit_batch`]), so that SQLite writes each
+    /// changed page (the site's template counters, the full-text index's segment) once per batch
+    /// instead of once per write. Reads on this connection see the batch; other connections see it
+    /// when it commits. The transaction (and this process's turn to write) is taken by a batch's
+    /// first write and given back at its commit, so an idle batcher keeps nobody waiting. A crash
+    /// before a commit loses that batch's writes and nothing else.
     pub fn begin_batch(&mut self) -> Result<(), StoreError> {
-        if self.batch.is_none() {
-            self.conn
-                .execute_batch("BEGIN IMMEDIATE")
-                .map_err(StoreError::from)?;
-            self.batch = Some(Batch {
-                writes: 0,
-                started: std::time::Instant::now(),
-            });
-        }
+        self.batch.get_or_insert(Batch { open: None });
         Ok(())
     }
 
-    /// Commits the open batch, if any.
+    /// Commits the open batch, if any, and stops batching.
     pub fn commit_batch(&mut self) -> Result<(), StoreError> {
-        if self.batch.is_some() {
-            self.conn.execute_batch("COMMIT")?;
-            self.batch = None;
-        }
+        self.commit_open()?;
+        self.batch = None;
         Ok(())
     }
 
-    /// Commits the open batch once it holds `max_writes` writes or is `max_age` old, and opens
-    /// the next; returns whether it committed.
+    /// Commits the open batch once it holds `max_writes` writes or its first write is `max_age`
+    /// old, and goes on batching; returns whether it committed.
     pub fn commit_batch_if_due(
         &mut self,
         max_writes: usize,
@@ -326,33 +329,48 @@ impl Store {
         let due = self
             .batch
             .as_ref()
-            .is_some_and(|b| b.writes >= max_writes || b.started.elapsed() >= max_age);
+            .and_then(|b| b.open.as_ref())
+            .is_some_and(|o| o.writes >= max_writes || o.started.elapsed() >= max_age);
         if due {
-            self.commit_batch()?;
-            self.begin_batch()?;
+            self.commit_open()?;
         }
         Ok(due)
     }
 
-    /// Whether a batch is open.
+    /// Whether writes are being batched.
     pub fn in_batch(&self) -> bool {
         self.batch.is_some()
     }
+
+    fn commit_open(&mut self) -> Result<(), StoreError> {
+        if let Some(batch) = &mut self.batch
+            && batch.open.is_some()
+        {
+            self.conn.execute_batch("COMMIT")?;
+            // Gives the turn back.
+            batch.open = None;
+        }
+        Ok(())
+    }
 }
 
-/// An open batch of writes ([`Store::begin_batch`]).
+/// Batching ([`Store::begin_batch`]), with its transaction when one is open.
 struct Batch {
+    open: Option<OpenBatch>,
+}
+
+/// A batch's open transaction.
+struct OpenBatch {
     writes: usize,
     started: std::time::Instant,
+    _turn: WriteTurn,
 }
 
 impl Drop for Store {
     fn drop(&mut self) {
         // A batch still open when its connection goes is committed: its writes were each
         // complete, and the caller only forgot the last commit (or unwound past it).
-        if self.batch.is_some() {
-            let _ = self.conn.execute_batch("COMMIT");
-        }
+        let _ = self.commit_open();
     }
 }
 
@@ -372,8 +390,62 @@ fn tune(conn: &Connection) -> rusqlite::Result<()> {
 /// none is prepared twice.
 const STATEMENT_CACHE: usize = 128;
 
-/// The turn to write, shared by every connection of this process (see [`Store::write`]).
-static WRITE_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// This process's turn to write one database file (see [`Store::write`]): held for one
+/// transaction, or for a batch's from its first write to its commit. Not a `MutexGuard`, because a
+/// batch holds it across calls and the refresh's connection moves between threads.
+struct WriteTurn {
+    /// The file whose turn this is; `None` when none was taken (a database in memory is private
+    /// to its connection, and a turn not given within [`TURN_WAIT`] is not waited for longer).
+    file: Option<String>,
+}
+
+/// The files some connection of this process holds the turn of, and the condition waiters wait on.
+static WRITE_TURNS: (std::sync::Mutex<Vec<String>>, std::sync::Condvar) =
+    (std::sync::Mutex::new(Vec::new()), std::sync::Condvar::new());
+
+/// How long a write waits for its turn before going ahead and leaving the wait to SQLite's busy
+/// timeout: a turn held on the same thread (two stores of one file written alternately while one
+/// batches) must not hang the process.
+const TURN_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+impl WriteTurn {
+    /// Waits for the turn to write `file` and takes it; dropping the value gives it back.
+    fn take(file: Option<&str>) -> WriteTurn {
+        let Some(file) = file.filter(|f| !f.is_empty()) else {
+            return WriteTurn { file: None };
+        };
+        // Poisoning is ignored: the list is only ever changed whole.
+        let (held, free) = &WRITE_TURNS;
+        let deadline = std::time::Instant::now() + TURN_WAIT;
+        let mut held = held.lock().unwrap_or_else(|e| e.into_inner());
+        while held.iter().any(|h| h == file) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return WriteTurn { file: None };
+            }
+            held = free
+                .wait_timeout(held, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        held.push(file.to_string());
+        WriteTurn {
+            file: Some(file.to_string()),
+        }
+    }
+}
+
+impl Drop for WriteTurn {
+    fn drop(&mut self) {
+        if let Some(file) = &self.file {
+            let (held, free) = &WRITE_TURNS;
+            held.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|h| h != file);
+            free.notify_all();
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -465,5 +537,44 @@ mod tests {
             assert_eq!(feed_urls(&reader).len(), 3);
         }
         assert_eq!(feed_urls(&reader).len(), 4, "dropping the store committed");
+    }
+
+    #[test]
+    fn another_connection_writes_between_batches_and_waits_for_an_open_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pith.db");
+        let mut batcher = Store::open(&path).unwrap();
+        batcher.begin_batch().unwrap();
+        // Batching but idle: no transaction is open, so another writer goes ahead at once.
+        let mut other = Store::open(&path).unwrap();
+        other
+            .feed_add("http://first.test/feed", None, None, 1)
+            .unwrap();
+
+        batcher
+            .feed_add("http://a.test/feed", None, None, 1)
+            .unwrap();
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        let writer = std::thread::spawn(move || {
+            other.feed_add("http://b.test/feed", None, None, 1).unwrap();
+            done_tx.send(()).unwrap();
+        });
+        // The batch holds the turn: the other write waits...
+        assert!(
+            done_rx
+                .recv_timeout(std::time::Duration::from_millis(300))
+                .is_err()
+        );
+        // ...until the batch commits.
+        assert!(
+            batcher
+                .commit_batch_if_due(1, std::time::Duration::from_secs(3600))
+                .unwrap()
+        );
+        done_rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .unwrap();
+        writer.join().unwrap();
+        assert_eq!(feed_urls(&batcher).len(), 3);
     }
 }
