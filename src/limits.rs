@@ -139,3 +139,8 @@ pub const REFRESH_BATCH_WRITES: usize = 128;
 /// window (another connection) within about this long, and a write from the window waits at
 /// most about this long for the refresh's write lock.
 pub const REFRESH_BATCH_AGE: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// How many times in all a refresh fetches an entry's page that failed (a time-out, a 503): the
+/// entry's item keeps its feed summary meanwhile, and later refreshes try again while the feed
+/// still lists the entry.
+pub const MAX_PAGE_ATTEMPTS: u32 = 3;

@@ -8,7 +8,7 @@
 //! first task whose host may be asked now (per-host politeness lives in [`crate::fetch`]), so a
 //! slow or rate-limiting site never holds up the others.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -23,7 +23,7 @@ use crate::fetch::{self, FetchConfig, FetchError, Fetched, Fetcher, Request, Res
 use crate::limits;
 use crate::page::BlockKind;
 use crate::store::{
-    EntryRef, FeedId, FeedInfo, NewArticle, NewBlock, NewImage, NewItem, PageBytes, Store,
+    EntryRef, FeedId, FeedInfo, ItemId, NewArticle, NewBlock, NewImage, NewItem, PageBytes, Store,
     StoreError, Stored,
 };
 
@@ -177,6 +177,9 @@ struct FeedJob {
     feed: FeedInfo,
     /// A feed never fetched before: all its entries go into the tree before any is classified.
     new_feed: bool,
+    /// Entries seen before whose page failed (by entry index): fetched again, and completing
+    /// their item rather than adding one.
+    retries: HashMap<usize, ItemId>,
     parsed: ParsedFeed,
     response: Response,
     state: Mutex<JobState>,
@@ -590,11 +593,25 @@ fn run_feed(shared: &Shared<'_>, feed: FeedInfo) -> Result<(), RefreshError> {
         .map(|&i| parsed.entries[i].identity.as_str())
         .collect();
     let seen = shared.db()?.seen_entries(feed.id, &ids)?;
+    // A page that failed is fetched again while its entry is still listed, up to
+    // `limits::MAX_PAGE_ATTEMPTS` attempts in all.
+    let failed = shared
+        .db()?
+        .retryable_entries(feed.id, &ids, limits::MAX_PAGE_ATTEMPTS)?;
+    let mut retries = HashMap::new();
     let fresh: Vec<usize> = candidates
         .into_iter()
-        .filter(|&i| !seen.contains(&parsed.entries[i].identity))
+        .filter(|&i| {
+            let identity = &parsed.entries[i].identity;
+            if let Some(&item) = failed.get(identity) {
+                retries.insert(i, item);
+                return true;
+            }
+            !seen.contains(identity)
+        })
         .collect();
     let job = Arc::new(FeedJob {
+        retries,
         new_feed: feed.last_ok.is_none(),
         feed,
         parsed,
@@ -741,10 +758,15 @@ fn process_entry(
     let entry = &job.parsed.entries[index];
     let now = unix_now();
     let Some(link) = entry.link.as_deref() else {
-        return store_failed(shared, job, entry, entry_ref, "the entry has no link").map(Some);
+        return store_failed(shared, job, index, entry_ref, "the entry has no link").map(Some);
     };
-    // The same article already came through another feed (or earlier in this one).
-    let existing = shared.db()?.item_by_link(link)?;
+    let retry = job.retries.get(&index).copied();
+    // The same article already came through another feed (or earlier in this one). (A retried
+    // entry's own failed item has this link too: it is completed instead.)
+    let existing = match retry {
+        Some(_) => None,
+        None => shared.db()?.item_by_link(link)?,
+    };
     if let Some(item) = existing {
         shared.db()?.entry_link(entry_ref, item)?;
         lock_job(job).linked += 1;
@@ -764,13 +786,13 @@ fn process_entry(
                 "the link is not a web page ({})",
                 r.mime.as_deref().unwrap_or("?")
             );
-            return store_failed(shared, job, entry, entry_ref, &msg).map(Some);
+            return store_failed(shared, job, index, entry_ref, &msg).map(Some);
         }
         Ok(Fetched::NotModified) => {
-            return store_failed(shared, job, entry, entry_ref, "unexpected 304 for a page")
+            return store_failed(shared, job, index, entry_ref, "unexpected 304 for a page")
                 .map(Some);
         }
-        Err(e) => return store_failed(shared, job, entry, entry_ref, &e.to_string()).map(Some),
+        Err(e) => return store_failed(shared, job, index, entry_ref, &e.to_string()).map(Some),
     };
     let doc = Document {
         bytes: &page.body,
@@ -791,7 +813,7 @@ fn process_entry(
         // still worth reading, so it is classified on its own.
         Err(ExtractError::UrlKey(e)) => {
             let msg = format!("no URL key for {}: {e}", page.url);
-            return store_failed(shared, job, entry, entry_ref, &msg).map(Some);
+            return store_failed(shared, job, index, entry_ref, &msg).map(Some);
         }
         Err(e) => return Err(e.into()),
     };
@@ -801,7 +823,10 @@ fn process_entry(
         _ => None,
     };
     if let Some(item) = stored {
-        shared.db()?.entry_link(entry_ref, item)?;
+        match retry {
+            Some(failed) => shared.db()?.item_merge_failed(failed, item)?,
+            None => shared.db()?.entry_link(entry_ref, item)?,
+        }
         lock_job(job).linked += 1;
         return Ok(None);
     }
@@ -831,18 +856,28 @@ fn process_entry(
 fn store_failed(
     shared: &Shared<'_>,
     job: &FeedJob,
-    entry: &Entry,
+    index: usize,
     entry_ref: &EntryRef<'_>,
     error: &str,
 ) -> Result<String, RefreshError> {
-    let text = entry
-        .summary
-        .as_deref()
-        .map(feeds::html_fragment_text)
-        .unwrap_or_default();
-    shared
-        .db()?
-        .item_store_failed(entry_ref, &new_item(entry, unix_now()), &text, error)?;
+    let entry = &job.parsed.entries[index];
+    match job.retries.get(&index) {
+        // Failed again: the item keeps its summary; the attempt is counted.
+        Some(&failed) => shared.db()?.item_retry_failed(failed, error)?,
+        None => {
+            let text = entry
+                .summary
+                .as_deref()
+                .map(feeds::html_fragment_text)
+                .unwrap_or_default();
+            shared.db()?.item_store_failed(
+                entry_ref,
+                &new_item(entry, unix_now()),
+                &text,
+                error,
+            )?;
+        }
+    }
     lock_job(job).page_errors += 1;
     Ok(error.to_string())
 }
@@ -988,10 +1023,15 @@ fn store_article(
         images,
         known_images: &a.known_images,
     };
-    match shared
-        .db()?
-        .item_store(&entry_ref, &new_item(entry, unix_now()), &article)?
-    {
+    let stored = match job.retries.get(&index) {
+        Some(&failed) => shared
+            .db()?
+            .item_retry_stored(failed, &article, unix_now())?,
+        None => shared
+            .db()?
+            .item_store(&entry_ref, &new_item(entry, unix_now()), &article)?,
+    };
+    match stored {
         Stored::New(_) => lock_job(job).new_items += 1,
         Stored::Linked(_) => lock_job(job).linked += 1,
     }

@@ -2,7 +2,7 @@
 //! their labels, images, and full-text search (schema in `schema.sql`). Every write that makes
 //! up one step of a refresh is one transaction, so a crash never leaves half an item.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -351,6 +351,52 @@ fn link_entry(tx: &Connection, entry: &EntryRef<'_>, item: ItemId) -> Result<(),
     Ok(())
 }
 
+/// The rows of a fetched article apart from its item row: page, blocks and images.
+fn store_article_rows(
+    tx: &Connection,
+    id: ItemId,
+    article: &NewArticle<'_>,
+    fetched: i64,
+) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO page (item, url, declared_charset, fetched, raw_len, raw)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        id,
+        article.url,
+        article.declared_charset,
+        fetched,
+        article.raw.len as i64,
+        article.raw.compressed
+    ])?;
+    tx.prepare_cached("INSERT INTO item_blocks (item, blocks) VALUES (?1, ?2)")?
+        .execute(params![id, article.blocks.compressed])?;
+    store_images(tx, id, article.images, fetched)?;
+    let mut link =
+        tx.prepare_cached("INSERT OR IGNORE INTO item_image (item, url) VALUES (?1, ?2)")?;
+    for url in article.known_images {
+        link.execute(params![id, url])?;
+    }
+    Ok(())
+}
+
+/// Moves a failed item's feed entries to `into` (keeping its read and starred flags there when
+/// set) and deletes it.
+fn merge_into(tx: &Connection, failed: ItemId, into: ItemId) -> Result<(), StoreError> {
+    if failed == into {
+        return Ok(());
+    }
+    tx.prepare_cached(
+        "UPDATE item SET read = max(read, (SELECT read FROM item WHERE id = ?1)),
+            starred = max(starred, (SELECT starred FROM item WHERE id = ?1)) WHERE id = ?2",
+    )?
+    .execute(params![failed, into])?;
+    tx.prepare_cached("UPDATE OR IGNORE feed_entry SET item = ?2 WHERE item = ?1")?
+        .execute(params![failed, into])?;
+    delete_items(tx, &[failed])
+}
+
 fn delete_items(tx: &Connection, ids: &[ItemId]) -> Result<(), StoreError> {
     for &id in ids {
         for sql in [
@@ -571,7 +617,6 @@ impl Store {
         item: &NewItem<'_>,
         article: &NewArticle<'_>,
     ) -> Result<Stored, StoreError> {
-        let blocks = &article.blocks.compressed;
         self.write(|tx| {
             if let Some(existing) = tx
                 .prepare_cached("SELECT id FROM item WHERE domain = ?1 AND url_key = ?2")?
@@ -597,30 +642,98 @@ impl Store {
                 item.added
             ])?;
             let id = tx.last_insert_rowid();
-            tx.prepare_cached(
-                "INSERT INTO page (item, url, declared_charset, fetched, raw_len, raw)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![
-                id,
-                article.url,
-                article.declared_charset,
-                item.added,
-                article.raw.len as i64,
-                article.raw.compressed
-            ])?;
-            tx.prepare_cached("INSERT INTO item_blocks (item, blocks) VALUES (?1, ?2)")?
-                .execute(params![id, blocks])?;
-            store_images(tx, id, article.images, item.added)?;
-            let mut link =
-                tx.prepare_cached("INSERT OR IGNORE INTO item_image (item, url) VALUES (?1, ?2)")?;
-            for url in article.known_images {
-                link.execute(params![id, url])?;
-            }
+            store_article_rows(tx, id, article, item.added)?;
             insert_fts(tx, id, item.title, article.text)?;
             link_entry(tx, entry, id)?;
             Ok(Stored::New(id))
         })
+    }
+
+    /// The entries of `feed` among `identities` whose item is still without its page (the fetch
+    /// failed) after fewer than `max_attempts` attempts: a refresh fetches them again.
+    pub fn retryable_entries(
+        &self,
+        feed: FeedId,
+        identities: &[&str],
+        max_attempts: u32,
+    ) -> Result<HashMap<String, ItemId>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT i.id FROM feed_entry AS e JOIN item AS i ON i.id = e.item
+             WHERE e.feed = ?1 AND e.hash = ?2 AND i.fetch_error IS NOT NULL
+               AND i.url_key IS NULL AND i.attempts < ?3",
+        )?;
+        let mut retry = HashMap::new();
+        for id in identities {
+            if let Some(item) = stmt
+                .query_row(params![feed, id, max_attempts], |r| r.get(0))
+                .optional()?
+            {
+                retry.insert((*id).to_string(), item);
+            }
+        }
+        Ok(retry)
+    }
+
+    /// Completes an item whose page failed before (see [`Store::retryable_entries`]) with the page
+    /// fetched now: the item keeps its id, feed entries, title, summary and read and starred
+    /// flags, and gains the page, blocks, images and clean text, all in one transaction. When
+    /// another item already has the page's URL key, the failed item's entries move to that one
+    /// and the failed item goes.
+    pub fn item_retry_stored(
+        &mut self,
+        failed: ItemId,
+        article: &NewArticle<'_>,
+        now: i64,
+    ) -> Result<Stored, StoreError> {
+        self.write(|tx| {
+            if let Some(existing) = tx
+                .prepare_cached("SELECT id FROM item WHERE domain = ?1 AND url_key = ?2")?
+                .query_row([article.domain, article.url_key], |r| r.get(0))
+                .optional()?
+            {
+                merge_into(tx, failed, existing)?;
+                return Ok(Stored::Linked(existing));
+            }
+            let title: String = tx
+                .prepare_cached("SELECT title FROM item WHERE id = ?1")?
+                .query_row([failed], |r| r.get(0))
+                .optional()?
+                .ok_or_else(|| StoreError::Corrupt(format!("no item {failed} to complete")))?;
+            tx.prepare_cached(
+                "UPDATE item SET response_url = ?2, domain = ?3, url_key = ?4, tree_doc = ?5,
+                    fetch_error = NULL, attempts = attempts + 1 WHERE id = ?1",
+            )?
+            .execute(params![
+                failed,
+                article.url,
+                article.domain,
+                article.url_key,
+                article.tree_doc
+            ])?;
+            store_article_rows(tx, failed, article, now)?;
+            // The summary's text gives way to the article's.
+            tx.prepare_cached("DELETE FROM item_fts WHERE rowid = ?1")?
+                .execute([failed])?;
+            insert_fts(tx, failed, &title, article.text)?;
+            Ok(Stored::New(failed))
+        })
+    }
+
+    /// Records another failed attempt at an item's page.
+    pub fn item_retry_failed(&mut self, failed: ItemId, error: &str) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.prepare_cached(
+                "UPDATE item SET fetch_error = ?2, attempts = attempts + 1 WHERE id = ?1",
+            )?
+            .execute(params![failed, error])?;
+            Ok(())
+        })
+    }
+
+    /// The same article reached again under another feed's entry while a failed item stood for
+    /// it here: the failed item's entries move to `into`, and it goes.
+    pub fn item_merge_failed(&mut self, failed: ItemId, into: ItemId) -> Result<(), StoreError> {
+        self.write(|tx| merge_into(tx, failed, into))
     }
 
     /// Stores an item whose page could not be fetched: its feed summary stays readable and
@@ -929,5 +1042,123 @@ mod page_bytes_tests {
             assert_eq!(bytes.raw_len(), raw.len());
             assert_eq!(bytes.decompress().unwrap(), raw);
         }
+    }
+}
+
+#[cfg(test)]
+mod retry_tests {
+    use super::*;
+
+    fn article<'a>(raw: &'a PageBytes, blocks: &'a PageBytes, key: &'a str) -> NewArticle<'a> {
+        NewArticle {
+            url: "http://ex.test/a",
+            declared_charset: None,
+            raw,
+            domain: "ex.test",
+            url_key: key,
+            tree_doc: None,
+            blocks,
+            text: "the article text about harbours",
+            images: &[],
+            known_images: &[],
+        }
+    }
+
+    fn entry_item(store: &Store, feed: FeedId, identity: &str) -> Option<ItemId> {
+        store
+            .conn
+            .query_row(
+                "SELECT item FROM feed_entry WHERE feed = ?1 AND hash = ?2",
+                params![feed, identity],
+                |r| r.get(0),
+            )
+            .optional()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_retried_page_completes_its_item_or_merges_into_the_one_with_its_key() {
+        let mut store = Store::open_in_memory().unwrap();
+        let (feed, _) = store
+            .feed_add("http://ex.test/feed", None, None, 0)
+            .unwrap();
+        let raw = PageBytes::compress(b"<p>page</p>").unwrap();
+        let blocks = PageBytes::encode_blocks(&[]).unwrap();
+        let item = |link| NewItem {
+            link,
+            title: "A title",
+            summary: Some("A summary"),
+            published: None,
+            added: 1,
+        };
+        let entry = |identity| EntryRef { feed, identity };
+
+        // Completed in place: same id, its key set, the error gone, the text searchable.
+        let failed = store
+            .item_store_failed(&entry("e1"), &item("http://ex.test/a"), "A summary", "503")
+            .unwrap();
+        let retry = store.retryable_entries(feed, &["e1"], 3).unwrap();
+        assert_eq!(retry.get("e1"), Some(&failed));
+        let stored = store
+            .item_retry_stored(failed, &article(&raw, &blocks, "ex.test/a"), 2)
+            .unwrap();
+        assert_eq!(stored, Stored::New(failed));
+        assert!(
+            store
+                .retryable_entries(feed, &["e1"], 3)
+                .unwrap()
+                .is_empty()
+        );
+        let page: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM page WHERE item = ?1", [failed], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(page, 1);
+        let hits: i64 = store
+            .conn
+            .query_row(
+                "SELECT count(*) FROM item_fts WHERE item_fts MATCH 'harbours'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(hits, 1);
+
+        // Another failed item whose page turns out to have that key: its entry moves over.
+        let other = store
+            .item_store_failed(
+                &entry("e2"),
+                &item("http://ex.test/b"),
+                "B summary",
+                "timeout",
+            )
+            .unwrap();
+        store.item_retry_failed(other, "timeout again").unwrap();
+        let stored = store
+            .item_retry_stored(other, &article(&raw, &blocks, "ex.test/a"), 3)
+            .unwrap();
+        assert_eq!(stored, Stored::Linked(failed));
+        assert_eq!(entry_item(&store, feed, "e2"), Some(failed));
+        let left: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM item", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(left, 1);
+
+        // Attempts count: a third failure leaves an item no longer retried at 3.
+        let third = store
+            .item_store_failed(&entry("e3"), &item("http://ex.test/c"), "C", "500")
+            .unwrap();
+        store.item_retry_failed(third, "500").unwrap();
+        assert_eq!(store.retryable_entries(feed, &["e3"], 3).unwrap().len(), 1);
+        store.item_retry_failed(third, "500").unwrap();
+        assert!(
+            store
+                .retryable_entries(feed, &["e3"], 3)
+                .unwrap()
+                .is_empty()
+        );
     }
 }

@@ -1,0 +1,109 @@
+//! A page that failed is fetched again by later refreshes while its feed still lists the entry, at
+//! most `limits::MAX_PAGE_ATTEMPTS` times in all; a retry that succeeds completes the same item
+//! (same id, read and starred flags kept) instead of adding one.
+
+mod common;
+
+use common::server::{Reply, Server, article, rss};
+use common::{Run, pith};
+use pith::limits::MAX_PAGE_ATTEMPTS;
+use pith::store::{ItemFilter, ItemInfo, Store};
+
+fn must(run: Run, what: &str) -> String {
+    assert!(
+        run.ok,
+        "{what} failed:\nstdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
+    run.stdout
+}
+
+fn items(db: &std::path::Path) -> Vec<ItemInfo> {
+    let mut items = Store::open(db)
+        .unwrap()
+        .items(&ItemFilter::default())
+        .unwrap();
+    items.sort_by_key(|i| i.link.clone());
+    items
+}
+
+#[test]
+fn a_failed_page_is_fetched_again_and_completes_its_item() {
+    let server = Server::start();
+    let r = &server.routes;
+    let flaky = "/news/flaky-story.html";
+    let broken = "/news/broken-story.html";
+    let entries = vec![
+        (
+            "Flaky story".to_string(),
+            server.url(flaky),
+            "The flaky story's summary.".to_string(),
+        ),
+        (
+            "Broken story".to_string(),
+            server.url(broken),
+            "The broken story's summary.".to_string(),
+        ),
+    ];
+    r.set(
+        "/feed.xml",
+        Reply::ok("application/rss+xml", rss("News", &entries)),
+    );
+    r.set(flaky, Reply::status(503));
+    r.set(broken, Reply::status(500));
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    must(pith(&db, &["add", &server.url("/feed.xml")]), "add");
+    must(pith(&db, &["refresh"]), "first refresh");
+    let first = items(&db);
+    assert_eq!(first.len(), 2);
+    assert!(first.iter().all(|i| i.fetch_error.is_some()), "{first:?}");
+    let flaky_id = first[1].id;
+    assert!(first[1].link.ends_with(flaky));
+    must(pith(&db, &["star", &flaky_id.to_string()]), "star");
+
+    // The server recovers for one page: the next refresh completes that item.
+    r.set(
+        flaky,
+        Reply::ok(
+            "text/html",
+            article(
+                "Flaky story",
+                &["The flaky story came back with its whole text about lighthouse keepers."],
+                None,
+            ),
+        ),
+    );
+    must(pith(&db, &["refresh"]), "second refresh");
+    let flaky_hits = r.hits(flaky).len();
+    let second = items(&db);
+    assert_eq!(second.len(), 2, "no item added: {second:?}");
+    let flaky_item = second.iter().find(|i| i.id == flaky_id).unwrap();
+    assert_eq!(flaky_item.fetch_error, None);
+    assert!(flaky_item.url_key.is_some());
+    assert!(flaky_item.starred, "flags survive the retry");
+    let read = must(pith(&db, &["read", &flaky_id.to_string()]), "read");
+    assert!(read.contains("lighthouse keepers"), "{read}");
+    let found = must(pith(&db, &["search", "lighthouse"]), "search");
+    assert!(found.contains("Flaky story"), "{found}");
+
+    // The broken page is asked for MAX_PAGE_ATTEMPTS times in all, then left alone.
+    for _ in 0..3 {
+        must(pith(&db, &["refresh"]), "later refresh");
+    }
+    assert_eq!(r.hits(broken).len(), MAX_PAGE_ATTEMPTS as usize);
+    assert_eq!(
+        r.hits(flaky).len(),
+        flaky_hits,
+        "a completed page is not fetched again"
+    );
+    let last = items(&db);
+    assert_eq!(last.len(), 2);
+    let broken_item = last.iter().find(|i| i.link.ends_with(broken)).unwrap();
+    assert!(broken_item.fetch_error.is_some());
+    assert_eq!(
+        broken_item.summary.as_deref(),
+        Some("The broken story's summary.")
+    );
+}
