@@ -351,6 +351,14 @@ fn link_entry(tx: &Connection, entry: &EntryRef<'_>, item: ItemId) -> Result<(),
     Ok(())
 }
 
+/// The item already stored under an article's URL key in its domain, if any.
+fn item_with_key(tx: &Connection, article: &NewArticle<'_>) -> Result<Option<ItemId>, StoreError> {
+    Ok(tx
+        .prepare_cached("SELECT id FROM item WHERE domain = ?1 AND url_key = ?2")?
+        .query_row([article.domain, article.url_key], |r| r.get(0))
+        .optional()?)
+}
+
 /// The rows of a fetched article apart from its item row: page, blocks and images.
 fn store_article_rows(
     tx: &Connection,
@@ -618,11 +626,7 @@ impl Store {
         article: &NewArticle<'_>,
     ) -> Result<Stored, StoreError> {
         self.write(|tx| {
-            if let Some(existing) = tx
-                .prepare_cached("SELECT id FROM item WHERE domain = ?1 AND url_key = ?2")?
-                .query_row([article.domain, article.url_key], |r| r.get(0))
-                .optional()?
-            {
+            if let Some(existing) = item_with_key(tx, article)? {
                 link_entry(tx, entry, existing)?;
                 return Ok(Stored::Linked(existing));
             }
@@ -686,11 +690,7 @@ impl Store {
         now: i64,
     ) -> Result<Stored, StoreError> {
         self.write(|tx| {
-            if let Some(existing) = tx
-                .prepare_cached("SELECT id FROM item WHERE domain = ?1 AND url_key = ?2")?
-                .query_row([article.domain, article.url_key], |r| r.get(0))
-                .optional()?
-            {
+            if let Some(existing) = item_with_key(tx, article)? {
                 merge_into(tx, failed, existing)?;
                 return Ok(Stored::Linked(existing));
             }

@@ -1265,8 +1265,32 @@ mod tests {
         }
     }
 
-    /// Counters are only stored where they are not implied; every branch read back must still
-    /// give the exact counts a brute-force recount over the live documents gives, for any hashes.
+    /// Every node of `got` (the branch `b`) has the support and the counts of `probe` that a
+    /// brute-force recount over the live documents gives.
+    fn assert_counts_are_a_recount(
+        got: &Branch,
+        b: &[String],
+        live: &[(DocId, Vec<String>, Vec<BlockHash>)],
+        probe: &[BlockHash],
+        context: &str,
+    ) {
+        for (depth, node) in got.nodes.iter().enumerate() {
+            let under: Vec<_> = live
+                .iter()
+                .filter(|(_, ob, _)| ob.len() > depth && ob[..=depth] == b[..=depth])
+                .collect();
+            assert_eq!(node.support as usize, under.len(), "{context}");
+            for hash in probe {
+                let want = under.iter().filter(|(_, _, hs)| hs.contains(hash)).count();
+                assert_eq!(
+                    node.count(hash) as usize,
+                    want,
+                    "{context} depth {depth} {hash:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_template_in_every_page_becomes_full_rows_and_stays_exact() {
         // Every page carries the template h(100..105), except now and then one that lacks one
@@ -1303,20 +1327,13 @@ mod tests {
                 let probe: Vec<_> = (100..105).chain(0..40).map(h).collect();
                 for (doc, b, _) in live.iter().step_by(3) {
                     let got = store.tree_branch(*doc, &probe).unwrap();
-                    for (depth, node) in got.nodes.iter().enumerate() {
-                        let under: Vec<_> = live
-                            .iter()
-                            .filter(|(_, ob, _)| ob[..=depth] == b[..=depth])
-                            .collect();
-                        for hash in &probe {
-                            let want = under.iter().filter(|(_, _, hs)| hs.contains(hash)).count();
-                            assert_eq!(
-                                node.count(hash) as usize,
-                                want,
-                                "seed {seed} step {step} depth {depth} {hash:?}"
-                            );
-                        }
-                    }
+                    assert_counts_are_a_recount(
+                        &got,
+                        b,
+                        &live,
+                        &probe,
+                        &format!("seed {seed} step {step}"),
+                    );
                 }
             }
             let full_rows: i64 = store
@@ -1331,6 +1348,8 @@ mod tests {
         }
     }
 
+    /// Counters are only stored where they are not implied; every branch read back must still
+    /// give the exact counts a brute-force recount over the live documents gives, for any hashes.
     #[test]
     fn branches_read_back_equal_a_brute_force_recount() {
         for seed in 0..6 {
@@ -1359,25 +1378,13 @@ mod tests {
                 for (doc, b, _) in &live {
                     let got = store.tree_branch(*doc, &probe).unwrap();
                     assert_eq!(got.nodes.len(), b.len());
-                    for (depth, node) in got.nodes.iter().enumerate() {
-                        let under: Vec<_> = live
-                            .iter()
-                            .filter(|(_, ob, _)| ob.len() > depth && ob[..=depth] == b[..=depth])
-                            .collect();
-                        assert_eq!(
-                            node.support as usize,
-                            under.len(),
-                            "seed {seed} step {step}"
-                        );
-                        for hash in &probe {
-                            let want = under.iter().filter(|(_, _, hs)| hs.contains(hash)).count();
-                            assert_eq!(
-                                node.count(hash) as usize,
-                                want,
-                                "seed {seed} step {step} depth {depth} {hash:?}"
-                            );
-                        }
-                    }
+                    assert_counts_are_a_recount(
+                        &got,
+                        b,
+                        &live,
+                        &probe,
+                        &format!("seed {seed} step {step}"),
+                    );
                     // Counts read at one node only: the same counts there, none elsewhere.
                     for min_support in [0, 1, 2, 4] {
                         let one = store
