@@ -627,6 +627,10 @@ impl Store {
     ) -> Result<Stored, StoreError> {
         self.write(|tx| {
             if let Some(existing) = item_with_key(tx, article)? {
+                // Two entries of one article can race (the same story in two feeds): the one
+                // stored first may have named an image the other was still downloading, so the
+                // images downloaded for this one are kept for the stored item.
+                store_images(tx, existing, article.images, item.added)?;
                 link_entry(tx, entry, existing)?;
                 return Ok(Stored::Linked(existing));
             }
@@ -691,6 +695,7 @@ impl Store {
     ) -> Result<Stored, StoreError> {
         self.write(|tx| {
             if let Some(existing) = item_with_key(tx, article)? {
+                store_images(tx, existing, article.images, now)?;
                 merge_into(tx, failed, existing)?;
                 return Ok(Stored::Linked(existing));
             }
