@@ -558,6 +558,16 @@ fn items(db: Option<PathBuf>, feed: Option<&str>, filter: ItemFilter) -> Result<
     Ok(())
 }
 
+/// A block's verdict as the block listings print it (`pith read --blocks`, `pith extract
+/// --blocks`), padded to one width.
+fn verdict_label(content: bool) -> &'static str {
+    if content {
+        "CONTENT    "
+    } else {
+        "BOILERPLATE"
+    }
+}
+
 fn read(db: Option<PathBuf>, id: i64, show_blocks: bool) -> Result<()> {
     let mut store = open_store(db)?;
     let engine = engine()?;
@@ -584,11 +594,7 @@ fn read(db: Option<PathBuf>, id: i64, show_blocks: bool) -> Result<()> {
     }
     for block in &article.blocks {
         if show_blocks {
-            let verdict = if block.is_content() {
-                "CONTENT    "
-            } else {
-                "BOILERPLATE"
-            };
+            let verdict = verdict_label(block.is_content());
             let text: String = block.text.chars().take(100).collect();
             writeln!(
                 out,
@@ -920,11 +926,7 @@ fn extract(
             )?;
         }
         for (block, label) in ingested.page.blocks.iter().zip(&labels) {
-            let verdict = if label.is_content() {
-                "CONTENT    "
-            } else {
-                "BOILERPLATE"
-            };
+            let verdict = verdict_label(label.is_content());
             let text: String = block.text.chars().take(100).collect();
             writeln!(
                 out,

@@ -382,7 +382,7 @@ pub fn refresh(
         images_claimed: Mutex::new(HashSet::new()),
         on_event,
     };
-    shared.db()?.begin_batch()?;
+    shared.db()?.begin_batch();
     let jobs = options.jobs.max(1);
     let workers_done = std::sync::atomic::AtomicBool::new(false);
     let panicked = std::thread::scope(|scope| {
@@ -595,9 +595,15 @@ fn run_feed(shared: &Shared<'_>, feed: FeedInfo) -> Result<(), RefreshError> {
     let seen = shared.db()?.seen_entries(feed.id, &ids)?;
     // A page that failed is fetched again while its entry is still listed, up to
     // `limits::MAX_PAGE_ATTEMPTS` attempts in all.
+    // Only entries seen before can have a failed item.
+    let seen_ids: Vec<&str> = ids
+        .iter()
+        .copied()
+        .filter(|id| seen.contains(*id))
+        .collect();
     let failed = shared
         .db()?
-        .retryable_entries(feed.id, &ids, limits::MAX_PAGE_ATTEMPTS)?;
+        .retryable_entries(feed.id, &seen_ids, limits::MAX_PAGE_ATTEMPTS)?;
     let mut retries = HashMap::new();
     let fresh: Vec<usize> = candidates
         .into_iter()

@@ -4,16 +4,7 @@
 mod common;
 
 use common::server::{Reply, Server, article, rss};
-use common::{Run, pith};
-
-fn must(run: Run, what: &str) -> String {
-    assert!(
-        run.ok,
-        "{what} failed:\nstdout: {}\nstderr: {}",
-        run.stdout, run.stderr
-    );
-    run.stdout
-}
+use common::{must, pith};
 
 /// The number `pith read ID --blocks` gives the first block whose text starts with `text`.
 fn block_number(blocks: &str, text: &str) -> String {

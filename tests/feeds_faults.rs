@@ -8,18 +8,9 @@ mod common;
 use std::time::Duration;
 
 use common::server::{Reply, Server, article, gzip, rss};
-use common::{Run, pith};
+use common::{must, pith};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
-
-fn must(run: Run, what: &str) -> String {
-    assert!(
-        run.ok,
-        "{what} failed:\nstdout: {}\nstderr: {}",
-        run.stdout, run.stderr
-    );
-    run.stdout
-}
 
 /// The lines of `pith feeds` output for the feed whose URL ends with `suffix`.
 fn feed_block(feeds: &str, suffix: &str) -> String {

@@ -5,18 +5,9 @@
 mod common;
 
 use common::server::{Reply, Server, article, rss};
-use common::{Run, pith};
+use common::{must, pith};
 use pith::limits::MAX_PAGE_ATTEMPTS;
 use pith::store::{ItemFilter, ItemInfo, Store};
-
-fn must(run: Run, what: &str) -> String {
-    assert!(
-        run.ok,
-        "{what} failed:\nstdout: {}\nstderr: {}",
-        run.stdout, run.stderr
-    );
-    run.stdout
-}
 
 fn items(db: &std::path::Path) -> Vec<ItemInfo> {
     let mut items = Store::open(db)

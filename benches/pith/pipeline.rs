@@ -52,7 +52,7 @@ pub fn open_store(args: &Args, path: &std::path::Path) -> anyhow::Result<Store> 
 }
 
 /// Commits the store's batch when the reader's refresh would (`limits::REFRESH_BATCH_*`).
-fn commit_if_due(store: &mut Store) -> anyhow::Result<()> {
+pub fn commit_if_due(store: &mut Store) -> anyhow::Result<()> {
     store.commit_batch_if_due(limits::REFRESH_BATCH_WRITES, limits::REFRESH_BATCH_AGE)?;
     Ok(())
 }
@@ -226,7 +226,7 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
         let dir = tempfile::tempdir()?;
         let mut store = open_store(args, &dir.path().join("pith.db"))?;
         let mut items = ItemSink::open(&mut store)?;
-        store.begin_batch()?;
+        store.begin_batch();
         for (i, page) in pages.iter().enumerate() {
             staged(
                 &engine,
@@ -279,8 +279,8 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
         // Its own tree, so that both pith runs see each page once.
         let mut bare_store = open_store(args, &dir.path().join("bare.db"))?;
         let mut totals = [Duration::ZERO; 5];
-        store.begin_batch()?;
-        bare_store.begin_batch()?;
+        store.begin_batch();
+        bare_store.begin_batch();
         for (i, page) in pages.iter().enumerate() {
             for k in 0..5 {
                 let which = (i + round + k) % 5;

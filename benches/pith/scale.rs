@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use pith::classify;
 use pith::extract::{Engine, Ingested};
-use pith::limits;
 use pith::page;
 use pith::store::{Store, TreeDocument, TreeInsert};
 use pith::urlkey;
@@ -43,7 +42,7 @@ fn push(engine: &Engine, store: &mut Store, generated: &Generated) -> anyhow::Re
         &engine.window,
     )?;
     // The refresh commits its batch when due; the commit is the insert's cost.
-    store.commit_batch_if_due(limits::REFRESH_BATCH_WRITES, limits::REFRESH_BATCH_AGE)?;
+    crate::pipeline::commit_if_due(store)?;
     let insert = start.elapsed();
     let (TreeInsert::Inserted(doc) | TreeInsert::Duplicate(doc)) = outcome;
     let mut unique = hashes.clone();
@@ -122,7 +121,7 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
         template.url.host_str().unwrap_or(""),
         first.url
     );
-    store.begin_batch()?;
+    store.begin_batch();
     for i in 0..args.pages {
         let generated = streamgen::generate(template, None, &pool, i, args.spacing, &mut rng);
         costs.push(push(&engine, &mut store, &generated)?);
@@ -167,7 +166,7 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
     let mut costs = Vec::with_capacity(domains * per_domain);
     let hosts: Vec<String> = (0..domains).map(|d| format!("www.site{d}.com")).collect();
     let start = Instant::now();
-    store.begin_batch()?;
+    store.begin_batch();
     for i in 0..per_domain {
         for (d, host) in hosts.iter().enumerate() {
             let template = &templates[d % templates.len()];

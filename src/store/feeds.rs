@@ -405,6 +405,26 @@ fn merge_into(tx: &Connection, failed: ItemId, into: ItemId) -> Result<(), Store
     delete_items(tx, &[failed])
 }
 
+/// Appends what an item list asks for to a query over `item i` that ends in a `WHERE` clause:
+/// the feed (bound as `?1`, NULL for every feed), unread, starred, newest first, the limit.
+pub(crate) fn push_item_filter(sql: &mut String, filter: &ItemFilter) {
+    if filter.feed.is_some() {
+        sql.push_str(" AND i.id IN (SELECT item FROM feed_entry WHERE feed = ?1)");
+    } else {
+        sql.push_str(" AND ?1 IS NULL");
+    }
+    if filter.unread {
+        sql.push_str(" AND i.read = 0");
+    }
+    if filter.starred {
+        sql.push_str(" AND i.starred = 1");
+    }
+    sql.push_str(" ORDER BY coalesce(i.published, i.added) DESC, i.id DESC");
+    if filter.limit > 0 {
+        sql.push_str(&format!(" LIMIT {}", filter.limit));
+    }
+}
+
 fn delete_items(tx: &Connection, ids: &[ItemId]) -> Result<(), StoreError> {
     for &id in ids {
         for sql in [
@@ -781,21 +801,7 @@ impl Store {
     /// Items, newest first.
     pub fn items(&self, filter: &ItemFilter) -> Result<Vec<ItemInfo>, StoreError> {
         let mut sql = String::from("SELECT i.id FROM item i WHERE 1 = 1");
-        if filter.feed.is_some() {
-            sql.push_str(" AND i.id IN (SELECT item FROM feed_entry WHERE feed = ?1)");
-        } else {
-            sql.push_str(" AND ?1 IS NULL");
-        }
-        if filter.unread {
-            sql.push_str(" AND i.read = 0");
-        }
-        if filter.starred {
-            sql.push_str(" AND i.starred = 1");
-        }
-        sql.push_str(" ORDER BY coalesce(i.published, i.added) DESC, i.id DESC");
-        if filter.limit > 0 {
-            sql.push_str(&format!(" LIMIT {}", filter.limit));
-        }
+        push_item_filter(&mut sql, filter);
         let ids: Vec<ItemId> = self
             .conn
             .prepare(&sql)?

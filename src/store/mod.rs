@@ -148,7 +148,10 @@ pub struct TreeNodeInfo {
 /// An open pith database.
 pub struct Store {
     conn: Connection,
-    batch: Option<Batch>,
+    /// Whether writes are batched ([`Store::begin_batch`]).
+    batching: bool,
+    /// The open batch's transaction, between a batch's first write and its commit.
+    open_batch: Option<OpenBatch>,
 }
 
 pub(crate) fn hash_to_sql(hash: &BlockHash) -> i64 {
@@ -215,7 +218,11 @@ impl Store {
         // statements; with rusqlite's default cache of 16 they evicted one another and SQLite
         // re-parsed them on every page (perf: 5% of a whole benchmark run in sqlite3Prepare).
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        let mut store = Store { conn, batch: None };
+        let mut store = Store {
+            conn,
+            batching: false,
+            open_batch: None,
+        };
         store.migrate()?;
         Ok(store)
     }
@@ -273,17 +280,17 @@ impl Store {
         &mut self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        if let Some(batch) = &mut self.batch {
-            if batch.open.is_none() {
+        if self.batching {
+            if self.open_batch.is_none() {
                 let turn = WriteTurn::take(self.conn.path());
                 self.conn.execute_batch("BEGIN IMMEDIATE")?;
-                batch.open = Some(OpenBatch {
+                self.open_batch = Some(OpenBatch {
                     writes: 0,
                     started: std::time::Instant::now(),
                     _turn: turn,
                 });
             }
-            if let Some(open) = &mut batch.open {
+            if let Some(open) = &mut self.open_batch {
                 open.writes += 1;
             }
             let savepoint = self.conn.savepoint()?;
@@ -307,15 +314,14 @@ impl Store {
     /// when it commits. The transaction (and this process's turn to write) is taken by a batch's
     /// first write and given back at its commit, so an idle batcher keeps nobody waiting. A crash
     /// before a commit loses that batch's writes and nothing else.
-    pub fn begin_batch(&mut self) -> Result<(), StoreError> {
-        self.batch.get_or_insert(Batch { open: None });
-        Ok(())
+    pub fn begin_batch(&mut self) {
+        self.batching = true;
     }
 
     /// Commits the open batch, if any, and stops batching.
     pub fn commit_batch(&mut self) -> Result<(), StoreError> {
         self.commit_open()?;
-        self.batch = None;
+        self.batching = false;
         Ok(())
     }
 
@@ -327,9 +333,8 @@ impl Store {
         max_age: std::time::Duration,
     ) -> Result<bool, StoreError> {
         let due = self
-            .batch
+            .open_batch
             .as_ref()
-            .and_then(|b| b.open.as_ref())
             .is_some_and(|o| o.writes >= max_writes || o.started.elapsed() >= max_age);
         if due {
             self.commit_open()?;
@@ -339,24 +344,17 @@ impl Store {
 
     /// Whether writes are being batched.
     pub fn in_batch(&self) -> bool {
-        self.batch.is_some()
+        self.batching
     }
 
     fn commit_open(&mut self) -> Result<(), StoreError> {
-        if let Some(batch) = &mut self.batch
-            && batch.open.is_some()
-        {
+        if self.open_batch.is_some() {
             self.conn.execute_batch("COMMIT")?;
             // Gives the turn back.
-            batch.open = None;
+            self.open_batch = None;
         }
         Ok(())
     }
-}
-
-/// Batching ([`Store::begin_batch`]), with its transaction when one is open.
-struct Batch {
-    open: Option<OpenBatch>,
 }
 
 /// A batch's open transaction.
@@ -478,7 +476,7 @@ mod tests {
         let path = dir.path().join("pith.db");
         let mut writer = Store::open(&path).unwrap();
         let reader = Store::open(&path).unwrap();
-        writer.begin_batch().unwrap();
+        writer.begin_batch();
         assert!(writer.in_batch());
         writer
             .feed_add("http://a.test/feed", None, None, 1)
@@ -510,7 +508,7 @@ mod tests {
         let long = std::time::Duration::from_secs(3600);
         {
             let mut writer = Store::open(&path).unwrap();
-            writer.begin_batch().unwrap();
+            writer.begin_batch();
             writer
                 .feed_add("http://a.test/feed", None, None, 1)
                 .unwrap();
@@ -544,7 +542,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("pith.db");
         let mut batcher = Store::open(&path).unwrap();
-        batcher.begin_batch().unwrap();
+        batcher.begin_batch();
         // Batching but idle: no transaction is open, so another writer goes ahead at once.
         let mut other = Store::open(&path).unwrap();
         other

@@ -34,21 +34,7 @@ impl Store {
                 coalesce(i.published, i.added), i.read, i.starred, i.fetch_error IS NOT NULL
              FROM item i WHERE 1 = 1",
         );
-        if filter.feed.is_some() {
-            sql.push_str(" AND i.id IN (SELECT item FROM feed_entry WHERE feed = ?1)");
-        } else {
-            sql.push_str(" AND ?1 IS NULL");
-        }
-        if filter.unread {
-            sql.push_str(" AND i.read = 0");
-        }
-        if filter.starred {
-            sql.push_str(" AND i.starred = 1");
-        }
-        sql.push_str(" ORDER BY coalesce(i.published, i.added) DESC, i.id DESC");
-        if filter.limit > 0 {
-            sql.push_str(&format!(" LIMIT {}", filter.limit));
-        }
+        super::feeds::push_item_filter(&mut sql, filter);
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params![filter.feed], |r| {
             Ok(ItemRow {

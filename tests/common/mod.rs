@@ -118,6 +118,16 @@ pub fn pith_cmd(db: &Path, args: &[&str]) -> Command {
     cmd
 }
 
+/// A run that must succeed: its standard output, or a failure showing both outputs.
+pub fn must(run: Run, what: &str) -> String {
+    assert!(
+        run.ok,
+        "{what} failed:\nstdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
+    run.stdout
+}
+
 /// Runs `pith` to completion.
 pub fn pith(db: &Path, args: &[&str]) -> Run {
     let out = pith_cmd(db, args).output().expect("run pith");
