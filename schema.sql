@@ -1,4 +1,4 @@
--- pith's database schema, version 2 (kept in PRAGMA user_version).
+-- pith's database schema, version 3 (kept in PRAGMA user_version).
 -- The whole current schema: a fresh database runs this file; older databases are upgraded in place
 -- by the migrations in src/store/mod.rs. All SQL of the program lives in src/store/ and here.
 
@@ -19,17 +19,27 @@ CREATE TABLE IF NOT EXISTS tree_node (
 );
 
 -- c(b): how many documents under a node contain block hash b, for the nodes with own = 1 only.
--- The hash is the first 8 bytes of the block's MD5, big-endian, as a signed 64-bit integer. Rows at
--- count 0 are deleted. Two key ranges per node (since version 2's insert path; no schema change):
--- rows under `node` hold counts of 1 or more (the hashes seen twice or more, and every hash of a
--- node younger than 32 documents); rows under `-node` are the node's "singles", hashes counted
--- exactly once, kept apart so that the few rows every page updates (the site's template) stay on a
--- page or two (see count_in in src/store/tree.rs). A hash is never in both ranges.
+-- The hash is the first 8 bytes of the block's MD5, big-endian, as a signed 64-bit integer. Two key
+-- ranges per node: rows under `node` hold counts of 1 or more; rows under `node + 2^40` are its
+-- "full rows", hashes in every document under the node (the site's template), stored with count 0
+-- and read as the node's support, so that pages carrying the template change none of them. A hash
+-- is never in both. A hash in exactly one document of its domain has no row at all: it is in
+-- tree_single, and every node on that document's branch counts it once.
 CREATE TABLE IF NOT EXISTS tree_counter (
     node  INTEGER NOT NULL,
     hash  INTEGER NOT NULL,
     count INTEGER NOT NULL,
     PRIMARY KEY (node, hash)
+) WITHOUT ROWID;
+
+-- The hashes found in exactly one document of a domain (most of a site's article text), with that
+-- document: kept once per domain rather than at every node on its branch (version 3). A second
+-- document with the hash moves it into the rows of the nodes that keep rows.
+CREATE TABLE IF NOT EXISTS tree_single (
+    domain INTEGER NOT NULL,             -- the domain node
+    hash   INTEGER NOT NULL,
+    doc    INTEGER NOT NULL,             -- the tree_doc that has it
+    PRIMARY KEY (domain, hash)
 ) WITHOUT ROWID;
 
 -- Every document in the tree with the exact hash set it added, so that it can leave again

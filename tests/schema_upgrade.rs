@@ -227,6 +227,28 @@ fn every_older_schema_upgrades_with_its_data() {
         let hits = store.search("glaciers", 10).unwrap();
         assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), vec![1]);
         assert_eq!(store.tree_doc_count("example.com").unwrap(), 2);
+        // The tree's counters read as the documents say, whatever form the version kept them
+        // in: hash 1 is in both documents, hash 2 in the first only.
+        let first = store
+            .tree_find("example.com", "https://news.example.com/a/1?_cid_=aa")
+            .unwrap()
+            .expect("document 1 stays in the tree");
+        let hash = |n: u64| pith::page::BlockHash(n.to_be_bytes());
+        let branch = store
+            .tree_branch(first, &[hash(1), hash(2), hash(3)])
+            .unwrap();
+        let section = &branch.nodes[2];
+        assert_eq!(section.path, "example.com/news.example.com/a");
+        assert_eq!(
+            (
+                section.count(&hash(1)),
+                section.count(&hash(2)),
+                section.count(&hash(3))
+            ),
+            (2, 1, 1),
+            "v{version}"
+        );
+        assert_eq!(branch.nodes[3].count(&hash(3)), 0, "v{version}");
         let seen = store
             .seen_entries(1, &["0123456789abcdef0123456789abcdef", "new"])
             .unwrap();

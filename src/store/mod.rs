@@ -9,7 +9,7 @@ use rusqlite::{Connection, TransactionBehavior};
 use crate::page::BlockHash;
 
 /// The schema this build writes (SQLite `user_version`).
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 mod feeds;
 mod maintenance;
@@ -43,6 +43,14 @@ const MIGRATIONS: &[&str] = &[
          created INTEGER NOT NULL,
          UNIQUE (domain, hash)
      );",
+    // 2 → 3: the hashes in one document of a domain are kept once per domain; the counters are
+    // then rebuilt from the documents (`tree::rebuild_counters`, run by `migrate`).
+    "CREATE TABLE IF NOT EXISTS tree_single (
+         domain INTEGER NOT NULL,
+         hash   INTEGER NOT NULL,
+         doc    INTEGER NOT NULL,
+         PRIMARY KEY (domain, hash)
+     ) WITHOUT ROWID;",
 ];
 
 /// A database operation that failed.
@@ -262,6 +270,9 @@ impl Store {
             {
                 tx.execute_batch(step)?;
             }
+            if found < 3 {
+                tree::rebuild_counters(&tx)?;
+            }
         }
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         tx.commit()?;
@@ -382,7 +393,9 @@ impl<'c> WriteSavepoint<'c> {
     }
 
     fn release(mut self) -> Result<(), StoreError> {
-        self.conn.prepare_cached("RELEASE pith_write")?.execute([])?;
+        self.conn
+            .prepare_cached("RELEASE pith_write")?
+            .execute([])?;
         self.released = true;
         Ok(())
     }

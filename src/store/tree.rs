@@ -96,16 +96,6 @@ impl Store {
                 parent = node.id;
                 nodes.push(node);
             }
-            let mut bump_node = tx
-                .prepare_cached("UPDATE tree_node SET support = support + 1, own = ?2 WHERE id = ?1")?;
-            // A few statements per node for all the document's hashes (a statement per hash was
-            // most of an insert's time).
-            let unique_sql: Vec<i64> = unique.iter().map(hash_to_sql).collect();
-            let unique_json = ints_json(&unique_sql);
-            let mut bump_container = tx.prepare_cached(
-                "INSERT INTO site_container (node, signature, count) VALUES (?1, ?2, 1)
-                 ON CONFLICT (node, signature) DO UPDATE SET count = count + 1",
-            )?;
             let last = nodes.len() - 1;
             // After this document a node needs rows of its own unless it has one document, or
             // all its documents (this one included) sit under its child on this branch. No other
@@ -119,27 +109,10 @@ impl Store {
             // first, all of them before any node counts this document, as they copy from below.
             for (node, &own) in nodes.iter().zip(&own) {
                 if own && !node.own {
-                    materialize(tx, node.id, node.support)?;
+                    materialize(tx, nodes[0].id, node.id, node.support)?;
                 }
             }
-            // Leaf first: what a node found repeated, its ancestors have repeated too.
-            let mut repeated_below: Vec<i64> = Vec::new();
-            for (node, &own) in nodes.iter().zip(&own).rev() {
-                if own {
-                    repeated_below = count_in(
-                        tx,
-                        node.id,
-                        node.support,
-                        &unique_sql,
-                        &unique_json,
-                        &repeated_below,
-                    )?;
-                }
-                bump_node.execute(params![node.id, own])?;
-                for signature in site_signatures(container) {
-                    bump_container.execute(params![node.id, signature])?;
-                }
-            }
+            // The document's row first: its id names the hashes it brings to the domain first.
             tx.prepare_cached(
                 "INSERT INTO tree_doc (domain, leaf, url_key, added, hashes, container)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -153,6 +126,21 @@ impl Store {
                 container
             ])?;
             let doc = tx.last_insert_rowid();
+            let mut unique_sql: Vec<i64> = unique.iter().map(hash_to_sql).collect();
+            unique_sql.sort_unstable();
+            count_doc(tx, doc, &nodes, &own, &unique_sql)?;
+            let mut bump_node = tx
+                .prepare_cached("UPDATE tree_node SET support = support + 1, own = ?2 WHERE id = ?1")?;
+            let mut bump_container = tx.prepare_cached(
+                "INSERT INTO site_container (node, signature, count) VALUES (?1, ?2, 1)
+                 ON CONFLICT (node, signature) DO UPDATE SET count = count + 1",
+            )?;
+            for (node, &own) in nodes.iter().zip(&own) {
+                bump_node.execute(params![node.id, own])?;
+                for signature in site_signatures(container) {
+                    bump_container.execute(params![node.id, signature])?;
+                }
+            }
             // The domain node's support is the number of documents in the domain.
             let in_domain = nodes[0].support + 1;
             apply_window(tx, nodes[0].id, in_domain, added, window)?;
@@ -225,10 +213,40 @@ impl Store {
             "SELECT t.hash, t.count FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
              WHERE t.node = ?1 AND t.hash = j.value",
         )?;
-        let mut get_singles = self.conn.prepare_cached(
-            "SELECT t.hash FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
-             WHERE t.node = -?1 AND t.hash = j.value",
-        )?;
+        // Hashes asked about that this document lacks (another page's blocks) count once at a
+        // node when they are a single of the domain whose document is under it: the node ids of
+        // that document's branch, by hash.
+        let mut elsewhere_under: HashMap<BlockHash, HashSet<i64>> = HashMap::new();
+        let elsewhere: Vec<i64> = unique
+            .iter()
+            .filter(|h| own_set.binary_search(h).is_err())
+            .map(hash_to_sql)
+            .collect();
+        if let (Some(domain), false) = (chain.last().map(|l| l.node.id), elsewhere.is_empty()) {
+            let found: Vec<(i64, i64)> = self
+                .conn
+                .prepare_cached(
+                    "SELECT s.hash, d.leaf FROM json_each(?2) AS j CROSS JOIN tree_single AS s
+                     JOIN tree_doc AS d ON d.id = s.doc WHERE s.domain = ?1 AND s.hash = j.value",
+                )?
+                .query_map(params![domain, ints_json(&elsewhere)], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })?
+                .collect::<Result<_, _>>()?;
+            let mut branches: HashMap<i64, HashSet<i64>> = HashMap::new();
+            for (hash, leaf) in found {
+                let ids = match branches.entry(leaf) {
+                    std::collections::hash_map::Entry::Occupied(known) => known.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(slot) => slot.insert(
+                        read_chain(&self.conn, leaf)?
+                            .iter()
+                            .map(|l| l.node.id)
+                            .collect(),
+                    ),
+                };
+                elsewhere_under.insert(BlockHash(hash.to_be_bytes()), ids.clone());
+            }
+        }
         // The counts of a node that keeps rows of its own.
         let mut get_full = self
             .conn
@@ -250,25 +268,17 @@ impl Store {
                 let hash: i64 = row.get(0)?;
                 counts.insert(BlockHash(hash.to_be_bytes()), row.get::<_, u32>(1)?);
             }
-            // Without a row of count 2 or more, a hash of this document (which is under the
-            // node) is counted once: no need to look for its single row. Only hashes from
-            // elsewhere are looked up.
-            let mut elsewhere = Vec::new();
+            // Without a row, a hash of this document (which is under the node) is a single of
+            // the domain: counted once.
             for hash in &unique {
                 if counts.contains_key(hash) {
                     continue;
                 }
-                if own_set.binary_search(hash).is_ok() {
+                let single_here = elsewhere_under
+                    .get(hash)
+                    .is_some_and(|ids| ids.contains(&node_id));
+                if own_set.binary_search(hash).is_ok() || single_here {
                     counts.insert(*hash, 1);
-                } else {
-                    elsewhere.push(*hash);
-                }
-            }
-            if !elsewhere.is_empty() {
-                let mut rows = get_singles.query(params![node_id, hashes_json(&elsewhere)])?;
-                while let Some(row) = rows.next()? {
-                    let hash: i64 = row.get(0)?;
-                    counts.insert(BlockHash(hash.to_be_bytes()), 1);
                 }
             }
             Ok(counts)
@@ -438,19 +448,32 @@ impl Store {
         let mut want_containers: BTreeMap<(i64, String), u32> = BTreeMap::new();
         let mut stmt = self
             .conn
-            .prepare("SELECT leaf, hashes, container FROM tree_doc")?;
+            .prepare("SELECT id, domain, leaf, hashes, container FROM tree_doc")?;
+        // Per domain and hash, the documents that have it; per document, its branch's nodes.
+        let mut docs_with: HashMap<(i64, i64), Vec<i64>> = HashMap::new();
+        let mut doc_nodes: HashMap<i64, HashSet<i64>> = HashMap::new();
         for row in stmt.query_map([], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
-                r.get::<_, Vec<u8>>(1)?,
-                r.get::<_, Option<String>>(2)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, Vec<u8>>(3)?,
+                r.get::<_, Option<String>>(4)?,
             ))
         })? {
-            let (leaf, blob, container) = row?;
+            let (doc, domain, leaf, blob, container) = row?;
             let hashes = unpack_hashes(&blob)?;
+            for h in &hashes {
+                docs_with
+                    .entry((domain, hash_to_sql(h)))
+                    .or_default()
+                    .push(doc);
+            }
+            let on_branch = doc_nodes.entry(doc).or_default();
             let mut node = leaf;
             let mut steps = 0;
             while node != 0 {
+                on_branch.insert(node);
                 *want_support.entry(node).or_default() += 1;
                 for h in &hashes {
                     *want_counts.entry((node, hash_to_sql(h))).or_default() += 1;
@@ -499,40 +522,101 @@ impl Store {
         want_counts.retain(|(node, _), _| {
             want_support.get(node).copied().unwrap_or(0) >= 2 && !child_has_equal.contains(node)
         });
-        // A hash counted once may sit in the node's singles (node id negated, count 1) or, after
-        // a removal brought it down from more, in its own rows; never in both.
+        // Stored counts: rows as they are, full rows as the node's support (see `count_doc`).
         let mut stored: BTreeMap<(i64, i64), u32> = BTreeMap::new();
         let mut stmt = self
             .conn
             .prepare("SELECT node, hash, count FROM tree_counter")?;
         for row in stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
             let (node, hash, count): (i64, i64, u32) = row?;
-            if node < 0 && count != 1 {
-                errors.push(format!("node {}: a single row with count {count}", -node));
+            if node < 1 {
+                errors.push(format!("a counter row under node key {node}"));
+                continue;
             }
-            // A full row counts the node's support (see `count_in`).
             let (node, count) = if node >= FULL_BASE {
                 let node = node - FULL_BASE;
                 (node, supports.get(&node).copied().unwrap_or(0))
             } else {
-                (node.abs(), count)
+                (node, count)
             };
             if stored.insert((node, hash), count).is_some() {
                 errors.push(format!(
-                    "node {node}: hash {hash} in more than one of its singles, rows and full rows"
+                    "node {node}: hash {hash} both in its rows and in its full rows"
                 ));
             }
         }
-        if stored != want_counts {
-            let diffs = want_counts
-                .iter()
-                .filter(|(k, v)| stored.get(k) != Some(v))
-                .chain(stored.iter().filter(|(k, _)| !want_counts.contains_key(k)))
-                .count();
+        // The domain of every node, for the singles.
+        let domain_of = |mut node: i64| -> i64 {
+            for _ in 0..10_000 {
+                match parents.get(&node) {
+                    Some(&0) | None => return node,
+                    Some(&parent) => node = parent,
+                }
+            }
+            node
+        };
+        let mut singles: HashMap<(i64, i64), i64> = HashMap::new();
+        let mut stmt = self
+            .conn
+            .prepare("SELECT domain, hash, doc FROM tree_single")?;
+        for row in stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
+            let (domain, hash, doc): (i64, i64, i64) = row?;
+            // A single is in exactly one document of its domain: that one.
+            if docs_with.get(&(domain, hash)).map(Vec::as_slice) != Some(&[doc]) {
+                errors.push(format!(
+                    "domain {domain}: hash {hash} is a single of document {doc}, but the documents \
+                     that have it are {:?}",
+                    docs_with.get(&(domain, hash))
+                ));
+            }
+            singles.insert((domain, hash), doc);
+        }
+        let mut differ = 0;
+        let mut examples: Vec<String> = Vec::new();
+        let mut note = |text: String| {
+            if examples.len() < 3 {
+                examples.push(text);
+            }
+        };
+        for (&(node, hash), &want) in &want_counts {
+            let single = singles.get(&(domain_of(node), hash));
+            match stored.get(&(node, hash)) {
+                Some(_) if single.is_some() => {
+                    errors.push(format!(
+                        "node {node}: hash {hash} has a row and is a single of its domain"
+                    ));
+                }
+                Some(&count) if count != want => {
+                    differ += 1;
+                    note(format!("node {node} hash {hash}: {count}, recount {want}"));
+                }
+                Some(_) => {}
+                // Counted once without a row: the single's document is under the node.
+                None if want == 1
+                    && single.is_some_and(|doc| {
+                        doc_nodes
+                            .get(doc)
+                            .is_some_and(|nodes| nodes.contains(&node))
+                    }) => {}
+                None => {
+                    differ += 1;
+                    note(format!("node {node} hash {hash}: no count, recount {want}"));
+                }
+            }
+        }
+        for (node, hash) in stored.keys().filter(|key| !want_counts.contains_key(key)) {
+            differ += 1;
+            note(format!(
+                "node {node} hash {hash}: a row the recount does not have"
+            ));
+        }
+        if differ > 0 {
             errors.push(format!(
-                "{diffs} counters differ from a recount ({} stored, {} expected)",
+                "{differ} counters differ from a recount ({} rows stored, {} singles, {} expected; {})",
                 stored.len(),
-                want_counts.len()
+                singles.len(),
+                want_counts.len(),
+                examples.join("; ")
             ));
         }
         let mut stored_containers: BTreeMap<(i64, String), u32> = BTreeMap::new();
@@ -583,20 +667,29 @@ fn node_id(conn: &Connection, parent: i64, segment: &str) -> Result<Option<i64>,
 }
 
 fn remove_doc(tx: &Connection, doc: DocId) -> Result<bool, StoreError> {
-    let row: Option<(i64, Vec<u8>, Option<String>)> = tx
-        .prepare_cached("SELECT leaf, hashes, container FROM tree_doc WHERE id = ?1")?
-        .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+    let row: Option<(i64, i64, Vec<u8>, Option<String>)> = tx
+        .prepare_cached("SELECT domain, leaf, hashes, container FROM tree_doc WHERE id = ?1")?
+        .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
         .optional()?;
-    let Some((leaf, blob, container)) = row else {
+    let Some((domain, leaf, blob, container)) = row else {
         return Ok(false);
     };
     let hashes = unpack_hashes(&blob)?;
     // The branch, leaf first, as it is before the removal.
     let chain = read_chain(tx, leaf)?;
     let hashes_sql: Vec<i64> = hashes.iter().map(hash_to_sql).collect();
-    let hashes_json = ints_json(&hashes_sql);
+    // The hashes only this document had leave the domain's singles; the others are counted in
+    // rows (or full rows) at every node on the branch that keeps rows.
+    let was_single: Vec<i64> = tx
+        .prepare_cached(
+            "DELETE FROM tree_single WHERE domain = ?1 AND doc = ?2
+             AND hash IN (SELECT value FROM json_each(?3)) RETURNING hash",
+        )?
+        .query_map(params![domain, doc, ints_json(&hashes_sql)], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let counted_json = ints_json(&minus(&hashes_sql, was_single));
     let mut delete_counters =
-        tx.prepare_cached("DELETE FROM tree_counter WHERE node IN (?1, -?1, ?1 + ?2)")?;
+        tx.prepare_cached("DELETE FROM tree_counter WHERE node IN (?1, ?1 + ?2)")?;
     let mut other_child_with = tx.prepare_cached(
         "SELECT 1 FROM tree_node WHERE parent = ?1 AND support = ?2 AND id != ?3 LIMIT 1",
     )?;
@@ -630,7 +723,7 @@ fn remove_doc(tx: &Connection, doc: DocId) -> Result<bool, StoreError> {
                 delete_counters.execute(params![node.id, FULL_BASE])?;
                 own = false;
             } else {
-                uncount_in(tx, node.id, &hashes_sql, &hashes_json)?;
+                uncount_in(tx, node.id, &counted_json)?;
             }
         }
         for signature in site_signatures(container.as_deref()) {
@@ -651,6 +744,100 @@ fn remove_doc(tx: &Connection, doc: DocId) -> Result<bool, StoreError> {
     tx.prepare_cached("DELETE FROM tree_doc WHERE id = ?1")?
         .execute([doc])?;
     Ok(true)
+}
+
+/// Rebuilds every counter of the URL Tree from its documents: supports, which nodes keep rows,
+/// their rows and full rows, and the domains' singles. The counters are a function of the stored
+/// documents, so this is exact whatever form they were kept in before (it upgrades a version 2
+/// file, whose nodes kept singles of their own).
+pub(crate) fn rebuild_counters(tx: &Connection) -> Result<(), StoreError> {
+    tx.execute_batch("DELETE FROM tree_counter; DELETE FROM tree_single;")?;
+    let mut parents: HashMap<i64, i64> = HashMap::new();
+    {
+        let mut stmt = tx.prepare("SELECT id, parent FROM tree_node")?;
+        for row in stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))? {
+            let (id, parent): (i64, i64) = row?;
+            parents.insert(id, parent);
+        }
+    }
+    let domains: Vec<i64> = tx
+        .prepare("SELECT id FROM tree_node WHERE parent = 0")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut docs_of = tx.prepare("SELECT id, leaf, hashes FROM tree_doc WHERE domain = ?1")?;
+    let mut set_node = tx.prepare("UPDATE tree_node SET support = ?2, own = ?3 WHERE id = ?1")?;
+    // One domain at a time keeps the recount's memory to one site's.
+    for domain in domains {
+        let mut support: HashMap<i64, i64> = HashMap::new();
+        let mut counts: HashMap<(i64, i64), i64> = HashMap::new();
+        let mut docs_with: HashMap<i64, (u32, i64)> = HashMap::new();
+        for row in docs_of.query_map([domain], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Vec<u8>>(2)?,
+            ))
+        })? {
+            let (doc, leaf, blob) = row?;
+            let hashes: Vec<i64> = unpack_hashes(&blob)?.iter().map(hash_to_sql).collect();
+            for &h in &hashes {
+                docs_with.entry(h).or_insert((0, doc)).0 += 1;
+            }
+            let mut node = leaf;
+            for _ in 0..10_000 {
+                if node == 0 {
+                    break;
+                }
+                *support.entry(node).or_default() += 1;
+                for &h in &hashes {
+                    *counts.entry((node, h)).or_default() += 1;
+                }
+                node = *parents.get(&node).ok_or_else(|| {
+                    StoreError::Corrupt(format!("a document's branch reaches missing node {node}"))
+                })?;
+            }
+        }
+        // A node keeps rows with two documents or more and no child holding them all.
+        let mut child_has_equal: HashSet<i64> = HashSet::new();
+        for (&node, &n) in &support {
+            let parent = parents.get(&node).copied().unwrap_or(0);
+            if parent != 0 && support.get(&parent) == Some(&n) {
+                child_has_equal.insert(parent);
+            }
+        }
+        let own = |node: i64| {
+            support.get(&node).copied().unwrap_or(0) >= 2 && !child_has_equal.contains(&node)
+        };
+        for (&node, &n) in &support {
+            set_node.execute(params![node, n, own(node)])?;
+        }
+        let mut by_key: BTreeMap<(i64, i64), Vec<i64>> = BTreeMap::new();
+        for (&(node, h), &c) in &counts {
+            if !own(node) || docs_with.get(&h).is_some_and(|(n, _)| *n == 1) {
+                continue;
+            }
+            let n = support.get(&node).copied().unwrap_or(0);
+            let key = if c == n {
+                (full_key(node)?, 0)
+            } else {
+                (node, c)
+            };
+            by_key.entry(key).or_default().push(h);
+        }
+        for ((node, count), hashes) in by_key {
+            insert_rows(tx, node, &hashes, count)?;
+        }
+        let mut by_doc: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+        for (h, (n, doc)) in docs_with {
+            if n == 1 {
+                by_doc.entry(doc).or_default().push(h);
+            }
+        }
+        for (doc, hashes) in by_doc {
+            add_singles(tx, domain, doc, &hashes)?;
+        }
+    }
+    Ok(())
 }
 
 /// Hashes as a JSON array of their SQL integers, so that one statement (through `json_each`)
@@ -685,7 +872,7 @@ fn both(all: &[i64], mut other: Vec<i64>) -> Vec<i64> {
         .collect()
 }
 
-/// The hashes of `all` (sorted) that are not in `found` (any order; sorted here).
+/// The hashes of `all` that are not in `found` (any order; sorted here).
 fn minus(all: &[i64], mut found: Vec<i64>) -> Vec<i64> {
     found.sort_unstable();
     all.iter()
@@ -694,143 +881,197 @@ fn minus(all: &[i64], mut found: Vec<i64>) -> Vec<i64> {
         .collect()
 }
 
-/// Below this many documents a node counts every hash under its own id (see [`count_in`]). It
-/// bounds the count-1 rows that stay among the repeated ones to a few pages' worth; tests use a
-/// tiny value so that both ways of counting, and nodes crossing between them, are exercised.
-#[cfg(not(test))]
-const YOUNG_NODE_DOCS: i64 = 32;
-#[cfg(test)]
-const YOUNG_NODE_DOCS: i64 = 3;
-
-/// Counts a document's unique hashes (`hashes`, sorted SQL integers, and the same as `json`) at a
-/// node that keeps rows of its own. `repeated_below` are hashes the node below it on the branch
-/// counted twice or more before this document; returns the same for this node, for the one above.
-/// (At 10,000 pages of one site two nodes keep rows, and the upper one then looks up only the
-/// article's hashes, not the template's: scale benchmark, insert 0.54 → 0.40 ms; full rows then
-/// took it to 0.20 ms.)
+/// Counts a new document at the nodes of its branch that keep rows. `doc` is its id, `hashes`
+/// its unique hashes (sorted SQL integers), `nodes` its branch from the domain down with the
+/// supports from before it, and `own` which of them keep rows after it.
 ///
-/// A node's counters live in two key ranges of `tree_counter`: its id for hashes counted twice or
-/// more, and its id negated for hashes counted once (its "singles", always count 1). Most hashes of
-/// a growing site are counted once (article text), and they are many; the repeated ones (the
-/// template) are few, and every page updates them. Kept in one range, the few hot rows were spread
-/// over as many B-tree pages as the whole range, so every insert dirtied (and wrote to the WAL) one
-/// page per template hash, more as the site grew: 7× slower at 10,000 pages than at 100. Kept
-/// apart, the hot rows stay on a page or two, and an insert writes a new page's singles plus those.
-fn count_in(
+/// Where counts live (see `schema.sql`): a node's rows (`tree_counter` under its id) for hashes
+/// counted at it; its full rows (under `node + FULL_BASE`) for hashes in every document under it,
+/// read as its support; and, once per domain, `tree_single` for hashes in exactly one document of
+/// the domain, which every node on that document's branch counts once without a row.
+///
+/// Most hashes of a growing site are article text seen once. Counted once per domain instead of at
+/// every node that keeps rows, a page's new hashes cost one lookup and one insert whatever the
+/// depth of its branch: at 10,000 pages of one site, two nodes keep rows (the day and the month),
+/// and each counted the article's hashes as its own singles. What the highest node keeping rows
+/// has never counted is new or a single there, and the nodes below have nothing to do for it.
+fn count_doc(
     tx: &Connection,
-    node: i64,
-    support: i64,
+    doc: i64,
+    nodes: &[BranchNode],
+    own: &[bool],
     hashes: &[i64],
-    json: &str,
-    repeated_below: &[i64],
-) -> Result<Vec<i64>, StoreError> {
-    // A young node (most nodes of a reader's sites) is small: its rows fit on a few pages
-    // whatever their counts, and one upsert counts the document, as before the singles. Reads
-    // accept a count of 1 under the node's id, so this is exact as long as the node has no singles
-    // and no full rows yet (a node that grew old and shrank again keeps the full path).
-    if support < YOUNG_NODE_DOCS
-        && !tx
-            .prepare_cached(
-                "SELECT 1 FROM tree_counter WHERE node = -?1 OR node = ?1 + ?2 LIMIT 1",
-            )?
-            .exists(params![node, FULL_BASE])?
-    {
-        tx.prepare_cached(
-            "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, 1 FROM json_each(?2)
-             WHERE true ON CONFLICT (node, hash) DO UPDATE SET count = count + 1",
-        )?
-        .execute(params![node, json])?;
-        return Ok(Vec::new());
+) -> Result<(), StoreError> {
+    let domain = nodes[0].id;
+    let Some(top) = own.iter().position(|&o| o) else {
+        // The domain's first document: every hash is new to it.
+        add_singles(tx, domain, doc, hashes)?;
+        return Ok(());
+    };
+    // The highest node keeping rows holds every document of the domain (the nodes above have it
+    // as their only child with documents).
+    let (known, unknown) = count_at(tx, &nodes[top], hashes, hashes, true)?;
+    let mut singles: Vec<(i64, i64)> = Vec::new();
+    if !unknown.is_empty() {
+        // Driven by the list (`CROSS JOIN`): SQLite seeks each hash rather than building a
+        // temporary index of the list.
+        let mut find = tx.prepare_cached(
+            "SELECT s.hash, s.doc FROM json_each(?2) AS j CROSS JOIN tree_single AS s
+             WHERE s.domain = ?1 AND s.hash = j.value",
+        )?;
+        let mut rows = find.query(params![domain, ints_json(&unknown)])?;
+        while let Some(row) = rows.next()? {
+            singles.push((row.get(0)?, row.get(1)?));
+        }
     }
-    let full_key = full_key(node)?;
-    // The node's full rows: hashes in every one of its documents, whose count is its support and
-    // needs no update while pages keep them (the site's fixed template). One range scan.
+    let new = minus(&unknown, singles.iter().map(|s| s.0).collect());
+    add_singles(tx, domain, doc, &new)?;
+    // Below the top only what the top had counted can have a count (and full rows this page
+    // lacks stop being full).
+    for (node, _) in nodes.iter().zip(own).skip(top + 1).filter(|(_, o)| **o) {
+        count_at(tx, node, hashes, &known, false)?;
+    }
+    if !singles.is_empty() {
+        count_singles_again(tx, domain, nodes, own, &singles)?;
+    }
+    Ok(())
+}
+
+/// Counts a new document at one node that keeps rows (`node`, with its support before the
+/// document): its full rows stay full where the document has them, and return to rows of the old
+/// support where it lacks them; `candidates` (sorted, a part of the document's sorted `hashes`)
+/// are looked up among its rows and bumped. At the top node (`top`), candidates without a row are
+/// left alone and returned, with the candidates it had counted; below it, every candidate was
+/// counted at the top, so one without a row here is new here and gets a row of 1.
+fn count_at(
+    tx: &Connection,
+    node: &BranchNode,
+    hashes: &[i64],
+    candidates: &[i64],
+    top: bool,
+) -> Result<(Vec<i64>, Vec<i64>), StoreError> {
+    let full_key = full_key(node.id)?;
+    // The site's fixed template: in every document so far, read in one range scan.
     let full: Vec<i64> = tx
         .prepare_cached("SELECT hash FROM tree_counter WHERE node = ?1")?
         .query_map([full_key], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    // A full hash this page lacks is in all documents but this one: an ordinary row of
-    // `support` (the count before this page).
+    // A full hash this page lacks is in all documents but this one: a row of the old support.
     let dropped = minus(&full, hashes.to_vec());
-    move_rows(tx, full_key, node, &dropped, support)?;
-    let kept_full = both(hashes, full);
-    // The node's rows of count 2 or more before this document, for the node above: the full
-    // ones it keeps, and those found below.
-    let mut repeated_here: Vec<i64> = kept_full.clone();
-    let not_full = minus(hashes, kept_full);
-    // Where each other hash stands now. A hash counted twice or more at a node below on this
-    // branch (`repeated_below`) is counted at least as often here, so it is a row (or full):
-    // no need to look. The others are looked up under the node's id, and those not found there
-    // among the singles. Each read is driven by the list (`CROSS JOIN` keeps it the outer loop,
-    // so SQLite seeks each hash rather than building a temporary index of the list, which
-    // `IN (SELECT …)` does and which made an insert twice as costly on a young site).
-    let known: Vec<i64> = both(&not_full, repeated_below.to_vec());
-    let mut rows: Vec<i64> = known.clone();
-    let unknown = minus(&not_full, known);
-    let mut singles = Vec::new();
-    if !unknown.is_empty() {
+    move_rows(tx, full_key, node.id, &dropped, node.support)?;
+    let kept_full = both(candidates, full);
+    let look = minus(candidates, kept_full.clone());
+    let mut in_rows = Vec::new();
+    let mut unknown = Vec::new();
+    let bump_list = if top {
         let mut find = tx.prepare_cached(
             "SELECT t.hash FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
              WHERE t.node = ?1 AND t.hash = j.value",
         )?;
-        let in_rows: Vec<i64> = find
-            .query_map(params![node, ints_json(&unknown)], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        rows.extend_from_slice(&in_rows);
-        let rest = minus(&unknown, in_rows);
-        if !rest.is_empty() {
-            let mut find_single = tx.prepare_cached(
-                "SELECT t.hash FROM json_each(?2) AS j CROSS JOIN tree_counter AS t
-                 WHERE t.node = -?1 AND t.hash = j.value",
-            )?;
-            let mut found = find_single.query(params![node, ints_json(&rest)])?;
-            while let Some(row) = found.next()? {
-                singles.push(row.get::<_, i64>(0)?);
-            }
-        }
-    }
-    // Rows gain one; a single seen again becomes a row of count 2. A row that reaches the node's
-    // new support is in every document now and becomes full.
+        in_rows = find
+            .query_map(params![node.id, ints_json(&look)], |r| r.get(0))?
+            .collect::<Result<Vec<i64>, _>>()?;
+        in_rows.sort_unstable();
+        unknown = minus(&look, in_rows.clone());
+        &in_rows
+    } else {
+        &look
+    };
+    // A row that reaches the node's new support is in every document now: it becomes full.
     let mut now_full = Vec::new();
-    if !rows.is_empty() || !singles.is_empty() {
-        let mut bumped = rows.clone();
-        bumped.extend_from_slice(&singles);
+    if !bump_list.is_empty() {
         let mut bump = tx.prepare_cached(
-            "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, 2 FROM json_each(?2)
+            "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, 1 FROM json_each(?2)
              WHERE true ON CONFLICT (node, hash) DO UPDATE SET count = count + 1
              RETURNING hash, count",
         )?;
-        let mut counted = bump.query(params![node, ints_json(&bumped)])?;
+        let mut counted = bump.query(params![node.id, ints_json(bump_list)])?;
         while let Some(row) = counted.next()? {
-            let hash: i64 = row.get(0)?;
-            let count: i64 = row.get(1)?;
-            if count >= 3 {
-                repeated_here.push(hash);
-            }
-            if count == support + 1 {
-                now_full.push(hash);
+            if row.get::<_, i64>(1)? == node.support + 1 {
+                now_full.push(row.get(0)?);
             }
         }
     }
-    move_rows(tx, node, full_key, &now_full, 0)?;
-    if !singles.is_empty() {
+    move_rows(tx, node.id, full_key, &now_full, 0)?;
+    let mut known = kept_full;
+    known.extend_from_slice(&in_rows);
+    known.sort_unstable();
+    Ok((known, unknown))
+}
+
+/// Records `hashes` as new to the domain: each is in `doc` only.
+fn add_singles(tx: &Connection, domain: i64, doc: i64, hashes: &[i64]) -> Result<(), StoreError> {
+    if !hashes.is_empty() {
         tx.prepare_cached(
-            "DELETE FROM tree_counter
-             WHERE node = -?1 AND hash IN (SELECT value FROM json_each(?2))",
+            "INSERT INTO tree_single (domain, hash, doc) SELECT ?1, value, ?2 FROM json_each(?3)",
         )?
-        .execute(params![node, ints_json(&singles)])?;
+        .execute(params![domain, doc, ints_json(hashes)])?;
     }
-    // The rest are new under this node: singles.
-    rows.extend_from_slice(&singles);
-    let new = minus(&not_full, rows);
-    if !new.is_empty() {
+    Ok(())
+}
+
+/// Hashes that were in one document of the domain (`singles`: hash and that document) and are in
+/// the new one too (`nodes`, `own`: its branch, as for [`count_doc`]) leave `tree_single` and get
+/// rows at every node that keeps rows on either branch: 2 where both documents are under the node,
+/// 1 where one is (no such node had a row for them).
+fn count_singles_again(
+    tx: &Connection,
+    domain: i64,
+    nodes: &[BranchNode],
+    own: &[bool],
+    singles: &[(i64, i64)],
+) -> Result<(), StoreError> {
+    let all: Vec<i64> = singles.iter().map(|s| s.0).collect();
+    tx.prepare_cached(
+        "DELETE FROM tree_single WHERE domain = ?1 AND hash IN (SELECT value FROM json_each(?2))",
+    )?
+    .execute(params![domain, ints_json(&all)])?;
+    let mut by_doc: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+    for &(hash, doc) in singles {
+        by_doc.entry(doc).or_default().push(hash);
+    }
+    let on_branch: HashSet<i64> = nodes.iter().map(|n| n.id).collect();
+    for (other, hashes) in by_doc {
+        let leaf: i64 = tx
+            .prepare_cached("SELECT leaf FROM tree_doc WHERE id = ?1")?
+            .query_row([other], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| {
+                StoreError::Corrupt(format!(
+                    "a single hash names document {other}, which is not in the tree"
+                ))
+            })?;
+        let chain = read_chain(tx, leaf)?;
+        let under_other: HashSet<i64> = chain.iter().map(|l| l.node.id).collect();
+        for (node, _) in nodes.iter().zip(own).filter(|(_, o)| **o) {
+            let count = if under_other.contains(&node.id) { 2 } else { 1 };
+            if count == node.support + 1 {
+                insert_rows(tx, full_key(node.id)?, &hashes, 0)?;
+            } else {
+                insert_rows(tx, node.id, &hashes, count)?;
+            }
+        }
+        // The other document's own nodes off this branch count it alone (they keep rows, so they
+        // have two documents or more: never full).
+        for link in chain
+            .iter()
+            .filter(|l| l.node.own && !on_branch.contains(&l.node.id))
+        {
+            insert_rows(tx, link.node.id, &hashes, 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// Adds rows under the key `node` (a node's id or its full-rows key) for `hashes`, all with `count`.
+fn insert_rows(tx: &Connection, node: i64, hashes: &[i64], count: i64) -> Result<(), StoreError> {
+    if !hashes.is_empty() {
         tx.prepare_cached(
-            "INSERT INTO tree_counter (node, hash, count) SELECT -?1, value, 1 FROM json_each(?2)",
+            "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, ?3 FROM json_each(?2)",
         )?
-        .execute(params![node, ints_json(&new)])?;
+        .execute(params![node, ints_json(hashes), count])?;
     }
-    repeated_here.sort_unstable();
-    Ok(repeated_here)
+    Ok(())
 }
 
 /// Moves `hashes` from one key range of `tree_counter` to another (a node's rows and its full
@@ -845,16 +1086,11 @@ fn move_rows(
     if hashes.is_empty() {
         return Ok(());
     }
-    let json = ints_json(hashes);
     tx.prepare_cached(
         "DELETE FROM tree_counter WHERE node = ?1 AND hash IN (SELECT value FROM json_each(?2))",
     )?
-    .execute(params![from, json])?;
-    tx.prepare_cached(
-        "INSERT INTO tree_counter (node, hash, count) SELECT ?1, value, ?3 FROM json_each(?2)",
-    )?
-    .execute(params![to, json, count])?;
-    Ok(())
+    .execute(params![from, ints_json(hashes)])?;
+    insert_rows(tx, to, hashes, count)
 }
 
 /// Where a node's full rows are kept in `tree_counter`: hashes present in every document under
@@ -873,10 +1109,11 @@ fn full_key(node: i64) -> Result<i64, StoreError> {
     Ok(node + FULL_BASE)
 }
 
-/// Undoes [`count_in`] for a leaving document. A row brought down to 1 stays a row (reads accept a
-/// count of 1 in either range; moving it would cost a write for nothing); one at 0 is deleted.
-fn uncount_in(tx: &Connection, node: i64, hashes: &[i64], json: &str) -> Result<(), StoreError> {
-    let mut repeated = Vec::new();
+/// Undoes a leaving document's count at one node that keeps rows, for its hashes that were not
+/// singles (`json`). A row brought down to 1 stays a row (reads take it as it is; moving it back
+/// to the singles would cost writes for nothing); one at 0 is deleted. A hash without a row is
+/// full here, and full rows stay full as the support falls with the document.
+fn uncount_in(tx: &Connection, node: i64, json: &str) -> Result<(), StoreError> {
     let mut spent = Vec::new();
     {
         let mut decrement = tx.prepare_cached(
@@ -885,11 +1122,9 @@ fn uncount_in(tx: &Connection, node: i64, hashes: &[i64], json: &str) -> Result<
         )?;
         let mut rows = decrement.query(params![node, json])?;
         while let Some(row) = rows.next()? {
-            let hash: i64 = row.get(0)?;
             if row.get::<_, i64>(1)? <= 0 {
-                spent.push(hash);
+                spent.push(row.get::<_, i64>(0)?);
             }
-            repeated.push(hash);
         }
     }
     if !spent.is_empty() {
@@ -898,13 +1133,6 @@ fn uncount_in(tx: &Connection, node: i64, hashes: &[i64], json: &str) -> Result<
              WHERE node = ?1 AND hash IN (SELECT value FROM json_each(?2))",
         )?
         .execute(params![node, ints_json(&spent)])?;
-    }
-    if repeated.len() < hashes.len() {
-        tx.prepare_cached(
-            "DELETE FROM tree_counter
-             WHERE node = -?1 AND hash IN (SELECT value FROM json_each(?2))",
-        )?
-        .execute(params![node, ints_json(&minus(hashes, repeated))])?;
     }
     Ok(())
 }
@@ -952,10 +1180,10 @@ fn read_chain(conn: &Connection, leaf: i64) -> Result<Vec<ChainLink>, StoreError
     Ok(chain)
 }
 
-/// Writes out the counters of `node`, which keeps no rows of its own yet and has `support`
-/// documents (at least 1), before a document is added under it: they are those of the child all
-/// its documents sit under, or the hash set of its single document.
-fn materialize(tx: &Connection, node: i64, support: i64) -> Result<(), StoreError> {
+/// Writes out the counters of `node` (in the tree of `domain`), which keeps no rows of its own yet
+/// and has `support` documents (at least 1), before a document is added under it: they are those
+/// of the child all its documents sit under, or the hash set of its single document.
+fn materialize(tx: &Connection, domain: i64, node: i64, support: i64) -> Result<(), StoreError> {
     let mut equal_child = tx.prepare_cached(
         "SELECT id, own FROM tree_node WHERE parent = ?1 AND support = ?2 LIMIT 1",
     )?;
@@ -968,13 +1196,12 @@ fn materialize(tx: &Connection, node: i64, support: i64) -> Result<(), StoreErro
             .optional()?
         {
             Some((child, true)) => {
-                // Its rows, its singles and its full rows (see `count_in`); the supports are
-                // equal, so full rows stay full.
+                // Its rows and its full rows (see `count_doc`); the supports are equal, so full
+                // rows stay full. The domain's singles count here as they did there.
                 tx.prepare_cached(
                     "INSERT INTO tree_counter (node, hash, count)
-                     SELECT CASE WHEN node >= ?3 THEN ?1 + ?3 WHEN node > 0 THEN ?1 ELSE -?1 END,
-                         hash, count
-                     FROM tree_counter WHERE node IN (?2, -?2, ?2 + ?3)",
+                     SELECT CASE WHEN node >= ?3 THEN ?1 + ?3 ELSE ?1 END, hash, count
+                     FROM tree_counter WHERE node IN (?2, ?2 + ?3)",
                 )?
                 .execute(params![node, child, FULL_BASE])?;
                 return Ok(());
@@ -995,13 +1222,17 @@ fn materialize(tx: &Connection, node: i64, support: i64) -> Result<(), StoreErro
                     .ok_or_else(|| {
                         StoreError::Corrupt(format!("node {node} has a document but no leaf"))
                     })?;
-                // Every hash of a single document is counted once; the node is young, so they
-                // go under its own id (see `count_in`).
-                tx.prepare_cached(
-                    "INSERT INTO tree_counter (node, hash, count)
-                     SELECT ?1, value, 1 FROM json_each(?2)",
-                )?
-                .execute(params![node, hashes_json(&unpack_hashes(&blob)?)])?;
+                let hashes: Vec<i64> = unpack_hashes(&blob)?.iter().map(hash_to_sql).collect();
+                // The hashes the domain has elsewhere too are in every document here (its one):
+                // full rows. Its singles need no row.
+                let singles: Vec<i64> = tx
+                    .prepare_cached(
+                        "SELECT s.hash FROM json_each(?2) AS j CROSS JOIN tree_single AS s
+                         WHERE s.domain = ?1 AND s.hash = j.value",
+                    )?
+                    .query_map(params![domain, ints_json(&hashes)], |r| r.get(0))?
+                    .collect::<Result<_, _>>()?;
+                insert_rows(tx, full_key(node)?, &minus(&hashes, singles), 0)?;
                 return Ok(());
             }
         }
@@ -1276,6 +1507,21 @@ mod tests {
                 let errors = store.tree_consistency_errors().unwrap();
                 assert!(errors.is_empty(), "seed {seed} step {step}: {errors:?}");
             }
+            // A rebuild from the documents (the schema upgrade's) gives a tree just as exact,
+            // and one that reads the same.
+            let probe: Vec<_> = (0..20).map(h).collect();
+            let before: Vec<Branch> = live
+                .iter()
+                .map(|&doc| store.tree_branch(doc, &probe).unwrap())
+                .collect();
+            rebuild_counters(&store.conn).unwrap();
+            let errors = store.tree_consistency_errors().unwrap();
+            assert!(errors.is_empty(), "seed {seed} after a rebuild: {errors:?}");
+            let after: Vec<Branch> = live
+                .iter()
+                .map(|&doc| store.tree_branch(doc, &probe).unwrap())
+                .collect();
+            assert_eq!(before, after, "seed {seed}");
         }
     }
 
