@@ -232,6 +232,8 @@ impl Store {
         // history window's `OFFSET ?` was re-prepared on every tree insert (callgrind: a tenth of
         // an insert at 10,000 pages). Our plans never depend on the values.
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
+        // `rarray(?)`: the URL Tree binds a document's hashes as one array.
+        rusqlite::vtab::array::load_module(&conn)?;
         let mut store = Store {
             conn,
             batching: false,
