@@ -178,8 +178,9 @@ impl Store {
 
     /// As [`Store::tree_branch`], with the counts read at one node only: the deepest node of the
     /// branch with more than `min_support` documents (the node that speaks for the site in the
-    /// site-aware rule). The other nodes come with their supports, containers and slots, and no
-    /// counts; reading counts at every node was most of the rule's cost.
+    /// site-aware rule). The other nodes come with their supports and no counts, and only those
+    /// with more than `min_support` documents with their containers and slots; reading counts at
+    /// every node was most of the rule's cost.
     pub fn tree_branch_counted_at(
         &self,
         doc: DocId,
@@ -365,11 +366,22 @@ impl Store {
                 path.push('/');
             }
             path.push_str(&link.segment);
-            let containers = get_containers
-                .query_map([link.node.id], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<Result<Vec<(String, u32)>, _>>()?;
+            let support = u32::try_from(link.node.support).unwrap_or(u32::MAX);
+            // The site-aware rule reads containers and slots only at nodes above its minimum
+            // support: the others are left empty (most nodes of young sites, so most queries).
+            let described = match counted {
+                Counted::All => true,
+                Counted::DeepestAbove(min_support) => support > min_support,
+            };
+            let containers = if described {
+                get_containers
+                    .query_map([link.node.id], |r| Ok((r.get(0)?, r.get(1)?)))?
+                    .collect::<Result<Vec<(String, u32)>, _>>()?
+            } else {
+                Vec::new()
+            };
             let mut slot_counts = HashMap::with_capacity(slots.len());
-            for &slot in &slots {
+            for &slot in slots.iter().filter(|_| described) {
                 if let Some(count) = get_slot
                     .query_row(params![link.node.id, slot], |r| r.get::<_, u32>(0))
                     .optional()?
@@ -379,7 +391,7 @@ impl Store {
             }
             nodes.push(NodeStats {
                 path: path.clone(),
-                support: u32::try_from(link.node.support).unwrap_or(u32::MAX),
+                support,
                 counts,
                 containers,
                 slots: slot_counts,
