@@ -133,17 +133,38 @@ impl Store {
             let mut unique_sql: Vec<i64> = unique.iter().map(hash_to_sql).collect();
             unique_sql.sort_unstable();
             count_doc(tx, doc, &nodes, &own, &unique_sql)?;
-            let mut bump_node = tx
-                .prepare_cached("UPDATE tree_node SET support = support + 1, own = ?2 WHERE id = ?1")?;
-            let mut bump_container = tx.prepare_cached(
-                "INSERT INTO site_container (node, signature, count) VALUES (?1, ?2, 1)
-                 ON CONFLICT (node, signature) DO UPDATE SET count = count + 1",
+            // The branch's supports, which nodes keep rows, and the site signatures at every node:
+            // three statements for the whole branch (a statement per node and signature was a
+            // few dozen per page).
+            let ids = |keep: bool| -> Array {
+                Rc::new(
+                    nodes
+                        .iter()
+                        .zip(&own)
+                        .filter(|(_, o)| **o == keep)
+                        .map(|(n, _)| Value::Integer(n.id))
+                        .collect(),
+                )
+            };
+            let mut bump_nodes = tx.prepare_cached(
+                "UPDATE tree_node SET support = support + 1, own = ?2
+                 WHERE id IN (SELECT value FROM rarray(?1))",
             )?;
-            for (node, &own) in nodes.iter().zip(&own) {
-                bump_node.execute(params![node.id, own])?;
-                for signature in site_signatures(container) {
-                    bump_container.execute(params![node.id, signature])?;
-                }
+            bump_nodes.execute(params![ids(true), true])?;
+            bump_nodes.execute(params![ids(false), false])?;
+            let signatures: Array = Rc::new(
+                site_signatures(container)
+                    .map(|s| Value::Text(s.to_string()))
+                    .collect(),
+            );
+            if !signatures.is_empty() {
+                let all: Array = Rc::new(nodes.iter().map(|n| Value::Integer(n.id)).collect());
+                tx.prepare_cached(
+                    "INSERT INTO site_container (node, signature, count)
+                     SELECT n.value, s.value, 1 FROM rarray(?1) AS n CROSS JOIN rarray(?2) AS s
+                     WHERE true ON CONFLICT (node, signature) DO UPDATE SET count = count + 1",
+                )?
+                .execute(params![all, signatures])?;
             }
             // The domain node's support is the number of documents in the domain.
             let in_domain = nodes[0].support + 1;
