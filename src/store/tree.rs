@@ -1698,6 +1698,36 @@ mod tests {
         }
     }
 
+    /// Two connections insert into one site in turn: each must count what the other added
+    /// (a repeat of the other's page is a repeat, not a new hash).
+    #[test]
+    fn two_connections_inserting_into_one_site_count_every_repeat() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("two.db");
+        let mut stores = [Store::open(&path).unwrap(), Store::open(&path).unwrap()];
+        let mut rng = Lcg(3);
+        let mut live: Vec<(DocId, Vec<String>, Vec<BlockHash>)> = Vec::new();
+        for step in 0..60 {
+            let b = branch(&["ex.com", "ex.com", &format!("d{}", rng.next(3))]);
+            // A template, and text of which some comes back on a later page.
+            let mut hashes: Vec<BlockHash> = (1000..1005).map(h).collect();
+            hashes.extend((0..6).map(|_| h(rng.next(400))));
+            let store = &mut stores[step % 2];
+            let doc = store
+                .insert_plain(&b, &format!("k{step}"), &hashes, step as i64, &NO_WINDOW)
+                .unwrap()
+                .doc();
+            live.push((doc, b, hashes));
+            let errors = store.tree_consistency_errors().unwrap();
+            assert!(errors.is_empty(), "step {step}: {errors:?}");
+        }
+        let probe: Vec<BlockHash> = (0..400).chain(1000..1005).map(h).collect();
+        for (doc, b, _) in &live {
+            let got = stores[0].tree_branch(*doc, &probe).unwrap();
+            assert_counts_are_a_recount(&got, b, &live, &probe, "two connections");
+        }
+    }
+
     #[test]
     fn history_window_caps_documents_and_ages_out_old_ones() {
         let mut store = Store::open_in_memory().unwrap();
