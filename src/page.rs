@@ -119,7 +119,23 @@ pub fn hash_text(text: &str) -> BlockHash {
     let mut hasher = Md5::new();
     let mut buf = [0u8; 256];
     let mut len = 0;
-    for c in text.chars().filter(|c| c.is_alphabetic()) {
+    for c in text.chars() {
+        // Most text is ASCII, where a letter and its lower case are one byte each: the Unicode
+        // tables are asked only for the rest (same bytes either way).
+        if c.is_ascii() {
+            if c.is_ascii_alphabetic() {
+                if len + 1 > buf.len() {
+                    hasher.update(&buf[..len]);
+                    len = 0;
+                }
+                buf[len] = (c as u8).to_ascii_lowercase();
+                len += 1;
+            }
+            continue;
+        }
+        if !c.is_alphabetic() {
+            continue;
+        }
         for lower in c.to_lowercase() {
             if len + 4 > buf.len() {
                 hasher.update(&buf[..len]);
