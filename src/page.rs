@@ -119,7 +119,23 @@ pub fn hash_text(text: &str) -> BlockHash {
     let mut hasher = Md5::new();
     let mut buf = [0u8; 256];
     let mut len = 0;
-    for c in text.chars().filter(|c| c.is_alphabetic()) {
+    for c in text.chars() {
+        // Most text is ASCII, where a letter and its lower case are one byte each: the Unicode
+        // tables are asked only for the rest (same bytes either way).
+        if c.is_ascii() {
+            if c.is_ascii_alphabetic() {
+                if len + 1 > buf.len() {
+                    hasher.update(&buf[..len]);
+                    len = 0;
+                }
+                buf[len] = (c as u8).to_ascii_lowercase();
+                len += 1;
+            }
+            continue;
+        }
+        if !c.is_alphabetic() {
+            continue;
+        }
         for lower in c.to_lowercase() {
             if len + 4 > buf.len() {
                 hasher.update(&buf[..len]);
@@ -883,7 +899,29 @@ impl BlockBuilder<'_> {
     fn push_text(&mut self, text: &str) {
         let in_link = self.links > 0;
         let pre = self.pre > 0;
-        for c in text.chars() {
+        let mut at = 0;
+        while let Some(rest) = text.get(at..) {
+            // A run of printable ASCII (no white space, nothing invisible, no CJK) continues one
+            // token: it is copied at once rather than char by char, with the same result.
+            let run = rest.bytes().take_while(u8::is_ascii_graphic).count();
+            if run > 0 {
+                let room =
+                    MAX_BLOCK_CHARS.saturating_sub(self.chars + usize::from(self.pending_space));
+                let take = run.min(room);
+                let Some(part) = rest.get(..take).filter(|p| !p.is_empty()) else {
+                    break;
+                };
+                self.push_plain(part, in_link);
+                if take < run {
+                    break;
+                }
+                at += take;
+                continue;
+            }
+            let Some(c) = rest.chars().next() else {
+                break;
+            };
+            at += c.len_utf8();
             if self.chars + usize::from(self.pending_space) >= MAX_BLOCK_CHARS {
                 break;
             }
@@ -925,6 +963,29 @@ impl BlockBuilder<'_> {
                     self.token_in_link = in_link;
                 }
             }
+        }
+    }
+
+    /// Adds `part`, printable ASCII without white space, as [`BlockBuilder::push_text`] adds
+    /// those chars one by one.
+    fn push_plain(&mut self, part: &str, in_link: bool) {
+        self.br_run = 0;
+        if self.pending_space {
+            self.text.push(' ');
+            self.chars += 1;
+            self.pending_space = false;
+        }
+        self.text.push_str(part);
+        self.chars += part.len();
+        if !self.in_token {
+            self.in_token = true;
+            self.token_has_alnum = false;
+            self.token_in_link = in_link;
+        }
+        if !self.token_has_alnum && part.bytes().any(|b| b.is_ascii_alphanumeric()) {
+            self.token_has_alnum = true;
+            // A word is link text when its first letter or digit is.
+            self.token_in_link = in_link;
         }
     }
 
@@ -1292,11 +1353,28 @@ mod tests {
         assert!(p.blocks[0].tag_path.starts_with("…/"));
     }
 
+    /// A word is link text when its first letter or digit is, wherever its punctuation starts,
+    /// and a word goes on across text nodes.
+    #[test]
+    fn words_across_links_and_text_nodes() {
+        let p = page(r#"<p>--<a href="/x">ab</a> <a href="/y">..</a>cd e<b>f</b>g ‹h›</p>"#);
+        assert_eq!(p.blocks[0].text, "--ab ..cd efg ‹h›");
+        assert_eq!((p.blocks[0].words, p.blocks[0].link_words), (4, 1));
+    }
+
     #[test]
     fn long_blocks_and_many_blocks_are_capped() {
         let p = page(&format!("<p>{}</p>", "word ".repeat(MAX_BLOCK_CHARS)));
         assert_eq!(p.blocks[0].text.chars().count(), MAX_BLOCK_CHARS - 1);
         assert_eq!(p.blocks[0].words as usize, MAX_BLOCK_CHARS / 5);
+        // Runs of plain ASCII are copied whole: the cap still falls on the same char.
+        let p = page(&format!("<p>{}</p>", "ab".repeat(MAX_BLOCK_CHARS)));
+        assert_eq!(p.blocks[0].text.len(), MAX_BLOCK_CHARS);
+        assert_eq!(p.blocks[0].words, 1);
+        let p = page(&format!("<p>é é {}</p>", "x".repeat(MAX_BLOCK_CHARS)));
+        assert_eq!(p.blocks[0].text.chars().count(), MAX_BLOCK_CHARS);
+        assert!(p.blocks[0].text.starts_with("é é xxx"));
+        assert_eq!(p.blocks[0].words, 3);
         let p = page(&"<p>x</p>".repeat(MAX_BLOCKS + 10));
         assert_eq!(p.blocks.len(), MAX_BLOCKS);
         assert_eq!(

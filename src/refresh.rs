@@ -923,7 +923,7 @@ fn classify_and_store(
     };
     let labels = engine.classify(&*shared.db()?, &ingested, Method::default_method())?;
     let text = classify::content_text(&ingested.page, &labels);
-    let blocks = labelled_blocks(&ingested.page, &labels);
+    let blocks = PageBytes::encode_labelled(&ingested.page, &labels);
     let mut known_images = Vec::new();
     let mut to_fetch = Vec::new();
     if shared.options.images {
@@ -961,7 +961,7 @@ fn classify_and_store(
         page,
         bytes,
         tree_doc,
-        blocks: PageBytes::encode_blocks(&blocks)?,
+        blocks,
         text,
         domain,
         url_key,

@@ -36,9 +36,8 @@ impl ItemSink {
     ) -> anyhow::Result<()> {
         self.entries += 1;
         let identity = format!("{:032x}", self.entries);
-        let blocks = pith::refresh::labelled_blocks(page, labels);
         let raw = PageBytes::compress(raw)?;
-        let blocks = PageBytes::encode_blocks(&blocks)?;
+        let blocks = PageBytes::encode_labelled(page, labels);
         let title = page.title.as_str();
         store.item_store(
             &EntryRef {

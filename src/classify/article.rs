@@ -130,6 +130,20 @@ fn from_containers(
     let main_name = select::describe(dom, choice.main);
     let headline = headline(page, stats, &containers);
     let comments = comments_span(page, stats, choice.main, choice.core);
+    // The content reasons depend on the container only: formatted once each, not per block.
+    let inside: Vec<String> = containers
+        .iter()
+        .map(|&c| {
+            if c == choice.main {
+                format!("in main container {main_name} (score {:.0})", choice.score)
+            } else {
+                format!(
+                    "in {} beside main container {main_name}",
+                    select::describe(dom, c)
+                )
+            }
+        })
+        .collect();
     let mut labels: Vec<Label> = page
         .blocks
         .iter()
@@ -139,7 +153,7 @@ fn from_containers(
                 return page_label(Verdict::Content, HEADLINE.into());
             }
             let pre = stats.get(block.node).pre;
-            let Some(&container) = containers.iter().find(|&&c| {
+            let Some(container) = containers.iter().position(|&c| {
                 let a = stats.get(c);
                 a.pre <= pre && pre < a.end
             }) else {
@@ -167,15 +181,7 @@ fn from_containers(
             if clean::is_furniture_line(block) {
                 return page_label(Verdict::Boilerplate, "removed: furniture line".into());
             }
-            let why = if container == choice.main {
-                format!("in main container {main_name} (score {:.0})", choice.score)
-            } else {
-                format!(
-                    "in {} beside main container {main_name}",
-                    select::describe(dom, container)
-                )
-            };
-            page_label(Verdict::Content, why)
+            page_label(Verdict::Content, inside[container].clone())
         })
         .collect();
     if is_teaser_page(page, &labels) {
@@ -295,12 +301,15 @@ fn fallback(page: &Page, stats: &Stats) -> ArticleExtraction {
     }
 }
 
-/// Lower-case word tokens of `text` (letters and digits).
-fn words(text: &str) -> Vec<String> {
+/// The word tokens of `text` (letters and digits).
+fn word_tokens(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
+}
+
+/// Lower-case word tokens of `text`.
+fn words(text: &str) -> Vec<String> {
+    word_tokens(text).map(str::to_lowercase).collect()
 }
 
 /// The index of the headline block: a heading (or short block) whose words are the page title's,
@@ -374,12 +383,26 @@ fn title_match(block: &Block, title: &[String]) -> f32 {
     if title.is_empty() || block.words < 2 || block.link_words * 2 > block.words {
         return 0.0;
     }
-    let w = words(&block.text);
-    if w.is_empty() {
+    // An ASCII word is lower-cased into one buffer rather than a String of its own (this runs
+    // for every short block of the page); others go through `str::to_lowercase`, as the title's
+    // words did (it lower-cases a word-final `Σ` to `ς`, which `char::to_lowercase` does not).
+    let mut lower = String::new();
+    let (mut found, mut total) = (0usize, 0usize);
+    for word in word_tokens(&block.text) {
+        if word.is_ascii() {
+            lower.clear();
+            lower.push_str(word);
+            lower.make_ascii_lowercase();
+        } else {
+            lower = word.to_lowercase();
+        }
+        total += 1;
+        found += usize::from(title.contains(&lower));
+    }
+    if total == 0 {
         return 0.0;
     }
-    let found = w.iter().filter(|x| title.contains(x)).count();
-    found as f32 / w.len() as f32
+    found as f32 / total as f32
 }
 
 #[cfg(test)]

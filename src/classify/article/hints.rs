@@ -119,35 +119,92 @@ fn for_each_token(value: &str, mut f: impl FnMut(&str)) {
     }
 }
 
+/// The ASCII lower-case letters of `word` as bits (`a` = bit 0). A token can only contain a stem
+/// whose letters it all has, so one AND rules out most stems before any substring search: the
+/// search over every stem for every class and id token was the extractor's largest cost.
+const fn letters(word: &str) -> u32 {
+    let bytes = word.as_bytes();
+    let mut mask = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_lowercase() {
+            mask |= 1 << (bytes[i] - b'a');
+        }
+        i += 1;
+    }
+    mask
+}
+
+/// [`letters`] of each word.
+const fn letter_masks<const N: usize>(words: &[&str]) -> [u32; N] {
+    let mut masks = [0; N];
+    let mut i = 0;
+    while i < N {
+        masks[i] = letters(words[i]);
+        i += 1;
+    }
+    masks
+}
+
+const POSITIVE_MASKS: [u32; POSITIVE_STEMS.len()] = letter_masks(POSITIVE_STEMS);
+const NEGATIVE_MASKS: [u32; NEGATIVE_STEMS.len()] = letter_masks(NEGATIVE_STEMS);
+
+/// The first of `stems` (in list order) that `token` contains; `masks` are their [`letters`],
+/// `have` the token's.
+fn first_stem_in(
+    token: &str,
+    have: u32,
+    stems: &[&'static str],
+    masks: &[u32],
+) -> Option<&'static str> {
+    stems
+        .iter()
+        .zip(masks)
+        .find(|&(stem, &need)| need & !have == 0 && token.contains(stem))
+        .map(|(stem, _)| *stem)
+}
+
 /// What one attribute value says: (positive word found, negative word found).
 fn attr_words(value: &str) -> (bool, Option<&'static str>) {
     let mut positive = false;
     let mut negative = None;
     for_each_token(value, |t| {
+        let have = letters(t);
         if negative.is_none() {
-            negative = NEGATIVE_STEMS
-                .iter()
-                .find(|s| t.contains(*s))
-                .or_else(|| {
-                    NEGATIVE_TOKENS
-                        .iter()
-                        .find(|s| t == **s || (**s == "nav" && t.starts_with("nav")))
-                })
-                .copied();
+            negative = first_stem_in(t, have, NEGATIVE_STEMS, &NEGATIVE_MASKS).or_else(|| {
+                NEGATIVE_TOKENS
+                    .iter()
+                    .find(|s| t == **s || (**s == "nav" && t.starts_with("nav")))
+                    .copied()
+            });
         }
         if !positive {
             // `tbody`-like tokens are no evidence; `body` is when it stands for the article's.
-            positive = POSITIVE_STEMS.iter().any(|s| t.contains(s)) && t != "tbody";
+            positive =
+                first_stem_in(t, have, POSITIVE_STEMS, &POSITIVE_MASKS).is_some() && t != "tbody";
         }
     });
     (positive, negative)
+}
+
+/// [`attr_words`] of the `class` and `id` values of one page, each distinct value worked out
+/// once: a page repeats the same few class names on hundreds of elements.
+#[derive(Debug, Default)]
+pub(super) struct AttrWords<'a> {
+    seen: std::collections::HashMap<&'a str, (bool, Option<&'static str>)>,
+}
+
+impl<'a> AttrWords<'a> {
+    fn get(&mut self, value: &'a str) -> (bool, Option<&'static str>) {
+        *self.seen.entry(value).or_insert_with(|| attr_words(value))
+    }
 }
 
 /// The hint of element `id`: `class` and `id` each add or take [`ATTR_WEIGHT`] (both at once
 /// cancel, as in `comment-body`); `itemprop=articleBody`, `role=main`, `<article>` and `<main>`
 /// add; `<nav>`, `<aside>` and `<footer>` take away. Element names weigh less than the author's
 /// own words, so an article inside `<header>` or `<aside>` is still found.
-pub(super) fn hint(dom: &Dom, id: NodeId) -> Hint {
+pub(super) fn hint<'a>(dom: &'a Dom, id: NodeId, words: &mut AttrWords<'a>) -> Hint {
     let mut out = Hint::default();
     let Some(name) = dom.local_name(id) else {
         return out;
@@ -155,7 +212,7 @@ pub(super) fn hint(dom: &Dom, id: NodeId) -> Hint {
     for (attr, value) in dom.attrs(id) {
         match *attr {
             local_name!("class") | local_name!("id") => {
-                let (positive, negative) = attr_words(value);
+                let (positive, negative) = words.get(value);
                 if positive {
                     out.weight += ATTR_WEIGHT;
                     out.positive = true;
@@ -248,6 +305,53 @@ mod tests {
         );
         assert_eq!(tokens("  post_content2 "), ["post", "content2"]);
         assert_eq!(tokens("HTMLPage"), ["htmlpage"]);
+    }
+
+    /// The letter masks only skip searches that could not succeed: the stem found is the one a
+    /// plain search of every stem in list order finds.
+    #[test]
+    fn masks_find_what_a_plain_search_finds() {
+        let plain =
+            |t: &str, stems: &[&'static str]| stems.iter().find(|s| t.contains(*s)).copied();
+        let mut tokens: Vec<String> = POSITIVE_STEMS
+            .iter()
+            .chain(NEGATIVE_STEMS)
+            .chain(NEGATIVE_TOKENS)
+            .flat_map(|s| {
+                [
+                    s.to_string(),
+                    format!("x{s}y"),
+                    s[1..].to_string(),
+                    format!("{s}{s}"),
+                ]
+            })
+            .collect();
+        tokens.extend(
+            [
+                "socialshare",
+                "sharingbar",
+                "postbody",
+                "über",
+                "navigationmenu",
+                "",
+                "a1b2",
+                "ñav",
+            ]
+            .map(String::from),
+        );
+        for t in &tokens {
+            let have = letters(t);
+            assert_eq!(
+                first_stem_in(t, have, NEGATIVE_STEMS, &NEGATIVE_MASKS),
+                plain(t, NEGATIVE_STEMS),
+                "{t}"
+            );
+            assert_eq!(
+                first_stem_in(t, have, POSITIVE_STEMS, &POSITIVE_MASKS),
+                plain(t, POSITIVE_STEMS),
+                "{t}"
+            );
+        }
     }
 
     #[test]

@@ -28,6 +28,7 @@ const SPLIT_SHARE: f32 = 0.8;
 pub(super) struct NodeFacts<'a> {
     dom: &'a Dom,
     hints: Vec<Option<Hint>>,
+    attr_words: hints::AttrWords<'a>,
     /// 0 = not computed, 1 = not a repeated item, 2 = a repeated item.
     repeated: Vec<u8>,
     /// 0 = not computed, 1 = no, 2 = the node or an ancestor is negatively hinted.
@@ -40,6 +41,7 @@ impl<'a> NodeFacts<'a> {
         NodeFacts {
             dom,
             hints: vec![None; dom.len()],
+            attr_words: hints::AttrWords::default(),
             repeated: vec![0; dom.len()],
             negative_context: vec![0; dom.len()],
         }
@@ -50,7 +52,7 @@ impl<'a> NodeFacts<'a> {
         match self.hints.get(id as usize) {
             Some(Some(h)) => *h,
             Some(None) => {
-                let h = hints::hint(self.dom, id);
+                let h = hints::hint(self.dom, id, &mut self.attr_words);
                 self.hints[id as usize] = Some(h);
                 h
             }
