@@ -584,11 +584,50 @@ const FEED_SELECT: &str = "SELECT f.id, f.url, f.title, f.site_url, f.etag, f.la
         f.folder
     FROM feed f";
 
+/// Queues an item's full-text row; [`flush_fts`] moves the queue into the index when the
+/// transaction commits.
+///
+/// Why a queue: SQLite's full-text index writes its pending entries out as a new segment at every
+/// savepoint, and a batch runs each write in one (and multi-row statements open their own). Rows
+/// inserted as articles came were thus flushed one article at a time, each a small segment to
+/// merge later (callgrind: about 0.6 M instructions per stored article). Queued in a temporary
+/// table, which follows savepoints and rollbacks like any other, they reach the index together.
 fn insert_fts(tx: &Connection, id: ItemId, title: &str, body: &str) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO temp.fts_pending (rowid, title, body) VALUES (?1, ?2, ?3)",
+    )?
+    .execute(params![id, title, body])?;
+    Ok(())
+}
+
+/// Removes an item's full-text row, indexed or still queued.
+fn delete_fts(tx: &Connection, id: ItemId) -> Result<(), StoreError> {
     tx.prepare_cached("DELETE FROM item_fts WHERE rowid = ?1")?
         .execute([id])?;
-    tx.prepare_cached("INSERT INTO item_fts (rowid, title, body) VALUES (?1, ?2, ?3)")?
-        .execute(params![id, title, body])?;
+    tx.prepare_cached("DELETE FROM temp.fts_pending WHERE rowid = ?1")?
+        .execute([id])?;
+    Ok(())
+}
+
+/// Moves the queued full-text rows (see [`insert_fts`]) into the index; run by `Store` just before
+/// every commit.
+pub(crate) fn flush_fts(tx: &Connection) -> Result<(), StoreError> {
+    let queued = tx
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM temp.fts_pending)")?
+        .query_row([], |r| r.get::<_, bool>(0))?;
+    if queued {
+        tx.prepare_cached(
+            "DELETE FROM item_fts WHERE rowid IN (SELECT rowid FROM temp.fts_pending)",
+        )?
+        .execute([])?;
+        tx.prepare_cached(
+            "INSERT INTO item_fts (rowid, title, body)
+             SELECT rowid, title, body FROM temp.fts_pending ORDER BY rowid",
+        )?
+        .execute([])?;
+        tx.prepare_cached("DELETE FROM temp.fts_pending")?
+            .execute([])?;
+    }
     Ok(())
 }
 
@@ -674,8 +713,8 @@ pub(crate) fn push_item_filter(sql: &mut String, filter: &ItemFilter) {
 
 fn delete_items(tx: &Connection, ids: &[ItemId]) -> Result<(), StoreError> {
     for &id in ids {
+        delete_fts(tx, id)?;
         for sql in [
-            "DELETE FROM item_fts WHERE rowid = ?1",
             "DELETE FROM item_blocks WHERE item = ?1",
             "DELETE FROM page WHERE item = ?1",
             "DELETE FROM item_image WHERE item = ?1",
@@ -984,8 +1023,7 @@ impl Store {
             ])?;
             store_article_rows(tx, failed, article, now)?;
             // The summary's text gives way to the article's.
-            tx.prepare_cached("DELETE FROM item_fts WHERE rowid = ?1")?
-                .execute([failed])?;
+            delete_fts(tx, failed)?;
             insert_fts(tx, failed, &title, article.text)?;
             Ok(Stored::New(failed))
         })
@@ -1460,6 +1498,48 @@ mod retry_tests {
             )
             .optional()
             .unwrap()
+    }
+
+    /// Full-text rows queued in a batch reach the index at its commit; a failed write's row
+    /// leaves with the write, and a deleted item's queued row goes too.
+    #[test]
+    fn queued_full_text_rows_follow_their_writes_into_the_index() {
+        let mut store = Store::open_in_memory().unwrap();
+        let hits = |store: &Store, word: &str| -> i64 {
+            store
+                .conn
+                .query_row(
+                    "SELECT count(*) FROM item_fts WHERE item_fts MATCH ?1",
+                    [word],
+                    |r| r.get(0),
+                )
+                .unwrap()
+        };
+        store.begin_batch();
+        store
+            .write(|tx| insert_fts(tx, 1, "kept", "the aardvark stays"))
+            .unwrap();
+        let failed: Result<(), StoreError> = store.write(|tx| {
+            insert_fts(tx, 2, "lost", "the bandicoot goes")?;
+            Err(StoreError::Corrupt("this write fails".into()))
+        });
+        assert!(failed.is_err());
+        store
+            .write(|tx| {
+                insert_fts(tx, 3, "deleted", "the chinchilla leaves")?;
+                delete_fts(tx, 3)
+            })
+            .unwrap();
+        assert_eq!(hits(&store, "aardvark"), 0, "queued until the commit");
+        store.commit_batch().unwrap();
+        assert_eq!(hits(&store, "aardvark"), 1);
+        assert_eq!(hits(&store, "bandicoot"), 0);
+        assert_eq!(hits(&store, "chinchilla"), 0);
+        // Outside a batch a write's row is searchable when the write returns.
+        store
+            .write(|tx| insert_fts(tx, 4, "alone", "the dugong swims"))
+            .unwrap();
+        assert_eq!(hits(&store, "dugong"), 1);
     }
 
     #[test]

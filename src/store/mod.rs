@@ -234,6 +234,11 @@ impl Store {
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         // `rarray(?)`: the URL Tree binds a document's hashes as one array.
         rusqlite::vtab::array::load_module(&conn)?;
+        // The queue of full-text rows written with the transaction's commit (`feeds::insert_fts`).
+        conn.execute_batch(
+            "CREATE TEMP TABLE IF NOT EXISTS fts_pending (
+                 rowid INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL)",
+        )?;
         let mut store = Store {
             conn,
             batching: false,
@@ -324,6 +329,7 @@ impl Store {
         let _turn = WriteTurn::take(self.conn.path());
         let tx = self.conn.transaction()?;
         let value = f(&tx)?;
+        feeds::flush_fts(&tx)?;
         tx.commit()?;
         Ok(value)
     }
@@ -370,6 +376,7 @@ impl Store {
 
     fn commit_open(&mut self) -> Result<(), StoreError> {
         if self.open_batch.is_some() {
+            feeds::flush_fts(&self.conn)?;
             self.conn.execute_batch("COMMIT")?;
             // Gives the turn back.
             self.open_batch = None;
