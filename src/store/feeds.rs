@@ -626,12 +626,9 @@ pub(crate) fn flush_fts(tx: &Connection) -> Result<(), StoreError> {
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM temp.fts_pending)")?
         .query_row([], |r| r.get::<_, bool>(0))?;
     if queued {
+        // REPLACE: an item indexed before (a retried page) gets its new text in place.
         tx.prepare_cached(
-            "DELETE FROM item_fts WHERE rowid IN (SELECT rowid FROM temp.fts_pending)",
-        )?
-        .execute([])?;
-        tx.prepare_cached(
-            "INSERT INTO item_fts (rowid, title, body)
+            "INSERT OR REPLACE INTO item_fts (rowid, title, body)
              SELECT rowid, title, body FROM temp.fts_pending ORDER BY rowid",
         )?
         .execute([])?;
@@ -1584,6 +1581,11 @@ mod retry_tests {
             .write(|tx| insert_fts(tx, 4, "alone", "the dugong swims"))
             .unwrap();
         assert_eq!(hits(&store, "dugong"), 1);
+        // An item indexed before gets its new text in place of the old.
+        store
+            .write(|tx| insert_fts(tx, 1, "kept", "the emu replaces it"))
+            .unwrap();
+        assert_eq!((hits(&store, "aardvark"), hits(&store, "emu")), (0, 1));
     }
 
     #[test]

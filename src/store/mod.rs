@@ -234,7 +234,9 @@ impl Store {
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         // `rarray(?)`: the URL Tree binds a document's hashes as one array.
         rusqlite::vtab::array::load_module(&conn)?;
-        // The queue of full-text rows written with the transaction's commit (`feeds::insert_fts`).
+        // The queue of full-text rows written with the transaction's commit (`feeds::insert_fts`),
+        // kept in memory (a batch's article texts) rather than in a temporary file.
+        conn.pragma_update(None, "temp_store", "MEMORY")?;
         conn.execute_batch(
             "CREATE TEMP TABLE IF NOT EXISTS fts_pending (
                  rowid INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL)",
