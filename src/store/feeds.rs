@@ -261,6 +261,9 @@ impl PageBytes {
         let written = lz4_flex::block::compress_into(raw, &mut compressed[header..])
             .map_err(|e| StoreError::Corrupt(format!("cannot compress a page: {e}")))?;
         compressed.truncate(header + written);
+        // The buffer was sized for the worst case (about the raw size); a refresh holds many
+        // compressed pages while they wait, so give the rest back.
+        compressed.shrink_to_fit();
         Ok(PageBytes {
             compressed,
             len: raw.len(),
