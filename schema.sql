@@ -123,8 +123,9 @@ CREATE TABLE IF NOT EXISTS feed_entry (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS feed_entry_by_item ON feed_entry (item, feed);
 
--- The page as fetched: raw bytes (zlib-compressed), so that it can be parsed and classified again
--- at reading time with what the site's tree knows then.
+-- The page as fetched: raw bytes, compressed (version 3: the byte 0x04, the length in 4 bytes little
+-- endian, an LZ4 block; before: a zlib stream, still read), so that it can be parsed and classified
+-- again at reading time with what the site's tree knows then.
 CREATE TABLE IF NOT EXISTS page (
     item             INTEGER PRIMARY KEY,
     url              TEXT    NOT NULL,       -- the response URL
@@ -135,7 +136,9 @@ CREATE TABLE IF NOT EXISTS page (
 );
 
 -- The page's blocks with the labels they got when the page arrived, and why (the inspector view):
--- one zlib-compressed JSON array per item, [{position, kind, text, image, content, reason}, …].
+-- one blob per item: the byte 0x02, then a string table and the blocks (position, kind, text, image,
+-- content, reason), uncompressed (src/store/feeds.rs, blocks_format); rows written before version 3
+-- are a zlib-compressed JSON array of the same fields, and still read.
 -- One row rather than a row per block: a page has hundreds of blocks, and a refresh writes
 -- thousands of pages through SQLite's single writer.
 CREATE TABLE IF NOT EXISTS item_blocks (
