@@ -225,6 +225,29 @@ fn keys_move_the_selection_star_and_mark_read() {
     assert_eq!(h.state().selected, Some(7));
 }
 
+/// The reader's keys work while a toolbar button has the keyboard focus (a real click leaves it
+/// there): Space pages down instead of pressing the button again, and j moves the selection.
+#[test]
+fn keys_reach_the_reader_while_a_toolbar_button_has_the_focus() {
+    let (_dir, _fixture, mut h) = open_fixture(8);
+    let size = h.state().text_size;
+    h.get_by_label("A+").click();
+    settle(&mut h);
+    assert_eq!(h.state().text_size, size + 1.0);
+    // The harness's click does not focus the button as a pointer click does: focus it.
+    h.get_by_label("A+").focus();
+    settle(&mut h);
+    assert!(h.ctx.memory(|m| m.focused()).is_some());
+    h.key_press(egui::Key::J);
+    settle(&mut h);
+    assert_eq!(h.state().selected, Some(0), "j moves the selection");
+    h.key_press(egui::Key::Space);
+    settle(&mut h);
+    h.key_press(egui::Key::Space);
+    settle(&mut h);
+    assert_eq!(h.state().text_size, size + 1.0, "space pressed A+ again");
+}
+
 #[test]
 fn search_lists_the_matching_items() {
     let (_dir, fixture, mut h) = open_fixture(8);

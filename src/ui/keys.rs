@@ -82,9 +82,11 @@ const BINDINGS: &[(Key, Action)] = &[
 ];
 
 /// The actions pressed this frame. While a text field has the keyboard only Escape counts, so
-/// typing a search or a URL never moves the selection.
+/// typing a search or a URL never moves the selection. Any other focused widget (a toolbar button
+/// a click left focused) leaves the keys to the reader: asking egui whether it wants the keyboard
+/// would say yes for any focus, and Space then pressed the button again instead of paging down.
 pub fn actions(ctx: &Context) -> Vec<Action> {
-    let typing = ctx.egui_wants_keyboard_input();
+    let typing = ctx.text_edit_focused();
     ctx.input_mut(|input| {
         let mut out = Vec::new();
         for &(key, action) in BINDINGS {
