@@ -234,7 +234,7 @@ impl Store {
         unique.sort_unstable();
         unique.dedup();
         let unique_array = hashes_array(&unique);
-        // Driven by the list of hashes (see `count_in`).
+        // Driven by the list of hashes (see `count_doc`).
         let mut get_counts = self.conn.prepare_cached(
             "SELECT t.hash, t.count FROM rarray(?2) AS j CROSS JOIN tree_counter AS t
              WHERE t.node = ?1 AND t.hash = j.value",
@@ -280,7 +280,7 @@ impl Store {
         let mut own_counts = |node: &BranchNode| -> Result<HashMap<BlockHash, u32>, StoreError> {
             let node_id = node.id;
             let mut counts = HashMap::with_capacity(unique.len());
-            // Full rows count as the node's support (see `count_in`).
+            // Full rows count as the node's support (see `count_doc`).
             let support = u32::try_from(node.support).unwrap_or(0);
             let mut full = get_full.query([full_key(node_id)?])?;
             while let Some(row) = full.next()? {
