@@ -23,7 +23,7 @@ use crate::fetch::{self, FetchConfig, FetchError, Fetched, Fetcher, Request, Res
 use crate::limits;
 use crate::page::BlockKind;
 use crate::store::{
-    EntryRef, FeedId, FeedInfo, ItemId, NewArticle, NewBlock, NewImage, NewItem, PageBytes, Store,
+    EntryRef, FeedId, FeedInfo, ItemId, NewArticle, NewImage, NewItem, PageBytes, Store,
     StoreError, Stored,
 };
 
@@ -987,22 +987,6 @@ fn classify_and_store(
         q.images.push_back((Arc::clone(&batch), url, host));
     }
     Ok(())
-}
-
-/// A page's blocks with their labels and reasons, as stored for the inspector.
-pub fn labelled_blocks(page: &crate::page::Page, labels: &[classify::Label]) -> Vec<NewBlock> {
-    page.blocks
-        .iter()
-        .zip(labels)
-        .map(|(b, l)| NewBlock {
-            position: b.position,
-            kind: format!("{:?}", b.kind),
-            text: b.text.clone(),
-            image: b.image.as_ref().map(|i| i.src.clone()),
-            content: l.is_content(),
-            reason: l.reason.to_string(),
-        })
-        .collect()
 }
 
 fn store_article(

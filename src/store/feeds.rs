@@ -238,10 +238,10 @@ impl Stored {
     }
 }
 
-/// Bytes in the form the database keeps them: a page's raw bytes zlib-compressed
+/// Bytes in the form the database keeps them: a page's raw bytes compressed
 /// ([`PageBytes::compress`]), or its labelled blocks encoded ([`PageBytes::encode_labelled`]).
 /// A refresh compresses a page once, when it arrives, and holds it so while it waits for
-/// classification or images: HTML shrinks to about a fifth, so more pages can wait in the same
+/// classification or images: HTML shrinks to about a third, so more pages can wait in the same
 /// memory.
 #[derive(Debug, Clone)]
 pub struct PageBytes {
@@ -270,29 +270,10 @@ impl PageBytes {
         })
     }
 
-    /// Blocks with their labels, as stored for the inspector view ([`blocks_format`]); encoded
-    /// by the caller so that a refresh does it outside the writer's turn.
-    pub fn encode_blocks(blocks: &[NewBlock]) -> Result<PageBytes, StoreError> {
-        let mut w = blocks_format::Writer::default();
-        for b in blocks {
-            let kind = w.string(&b.kind);
-            let reason = w.string(&b.reason);
-            w.block(
-                b.position,
-                kind,
-                &b.text,
-                b.image.as_deref(),
-                b.content,
-                reason,
-            );
-        }
-        Ok(w.finish())
-    }
-
-    /// A page's blocks with their labels, as [`PageBytes::encode_blocks`] of
-    /// `refresh::labelled_blocks` would store them, but straight from the page: no block's text
-    /// is copied, and a reason is formatted only when it differs from the previous block's
-    /// (most runs of blocks share one) and written once per page.
+    /// A page's blocks with their labels, as stored for the inspector view ([`blocks_format`]),
+    /// written straight from the page: no block's text is copied, and a reason is formatted only
+    /// when it differs from the previous block's (most runs of blocks share one) and written once
+    /// per page. Encoded by the caller, so that a refresh does it outside the writer's turn.
     pub fn encode_labelled(page: &Page, labels: &[Label]) -> PageBytes {
         let text_bytes: usize = page.blocks.iter().map(|b| b.text.len() + 8).sum();
         let mut w = blocks_format::Writer::with_capacity(text_bytes);
@@ -339,6 +320,43 @@ impl PageBytes {
     pub fn compressed_len(&self) -> usize {
         self.compressed.len()
     }
+}
+
+/// The blocks of a page with their labels as [`NewBlock`]s, the form the store reads back: what
+/// [`PageBytes::encode_labelled`] must round-trip to (tests).
+#[cfg(test)]
+pub(crate) fn labelled_blocks(page: &Page, labels: &[Label]) -> Vec<NewBlock> {
+    page.blocks
+        .iter()
+        .zip(labels)
+        .map(|(b, l)| NewBlock {
+            position: b.position,
+            kind: format!("{:?}", b.kind),
+            text: b.text.clone(),
+            image: b.image.as_ref().map(|i| i.src.clone()),
+            content: l.is_content(),
+            reason: l.reason.to_string(),
+        })
+        .collect()
+}
+
+/// [`NewBlock`]s in the stored binary form (tests: blocks not taken from a page).
+#[cfg(test)]
+pub(crate) fn encode_blocks(blocks: &[NewBlock]) -> PageBytes {
+    let mut w = blocks_format::Writer::default();
+    for b in blocks {
+        let kind = w.string(&b.kind);
+        let reason = w.string(&b.reason);
+        w.block(
+            b.position,
+            kind,
+            &b.text,
+            b.image.as_deref(),
+            b.content,
+            reason,
+        );
+    }
+    w.finish()
 }
 
 /// The first byte of a page stored since schema 3's release: then its length (4 bytes, little
@@ -1417,14 +1435,14 @@ mod blocks_format_tests {
     #[test]
     fn the_binary_form_reads_back_as_the_labelled_blocks() {
         let (page, labels) = labelled_page();
-        let expected = crate::refresh::labelled_blocks(&page, &labels);
+        let expected = super::labelled_blocks(&page, &labels);
         assert!(expected.len() >= 5, "{expected:?}");
         assert!(expected.iter().any(|b| b.image.is_some()));
         assert!(expected.iter().any(|b| b.content) && expected.iter().any(|b| !b.content));
         let direct = PageBytes::encode_labelled(&page, &labels).compressed;
         assert_eq!(direct.first(), Some(&BINARY));
         assert_eq!(blocks_format::decode(&direct).unwrap(), expected);
-        let from_blocks = PageBytes::encode_blocks(&expected).unwrap().compressed;
+        let from_blocks = super::encode_blocks(&expected).compressed;
         assert_eq!(blocks_format::decode(&from_blocks).unwrap(), expected);
         assert_eq!(blocks_format::decode(&[BINARY, 0, 0]).unwrap(), []);
     }
@@ -1433,7 +1451,7 @@ mod blocks_format_tests {
     #[test]
     fn rows_of_both_forms_read_back() {
         let (page, labels) = labelled_page();
-        let expected = crate::refresh::labelled_blocks(&page, &labels);
+        let expected = super::labelled_blocks(&page, &labels);
         let old = json_blob(&expected);
         assert_eq!(old.first(), Some(&0x78));
         assert_eq!(blocks_format::decode(&old).unwrap(), expected);
@@ -1598,7 +1616,7 @@ mod retry_tests {
             .feed_add("http://ex.test/feed", None, None, 0)
             .unwrap();
         let raw = PageBytes::compress(b"<p>page</p>").unwrap();
-        let blocks = PageBytes::encode_blocks(&[]).unwrap();
+        let blocks = super::encode_blocks(&[]);
         let item = |link| NewItem {
             link,
             title: "A title",

@@ -136,15 +136,14 @@ impl Store {
             // The branch's supports, which nodes keep rows, and the site signatures at every node:
             // three statements for the whole branch (a statement per node and signature was a
             // few dozen per page).
-            let ids = |keep: bool| -> Array {
-                Rc::new(
-                    nodes
-                        .iter()
-                        .zip(&own)
-                        .filter(|(_, o)| **o == keep)
-                        .map(|(n, _)| Value::Integer(n.id))
-                        .collect(),
-                )
+            let ids = |keep: bool| {
+                let ids: Vec<i64> = nodes
+                    .iter()
+                    .zip(&own)
+                    .filter(|(_, o)| **o == keep)
+                    .map(|(n, _)| n.id)
+                    .collect();
+                ints(&ids)
             };
             let mut bump_nodes = tx.prepare_cached(
                 "UPDATE tree_node SET support = support + 1, own = ?2
@@ -158,7 +157,7 @@ impl Store {
                     .collect(),
             );
             if !signatures.is_empty() {
-                let all: Array = Rc::new(nodes.iter().map(|n| Value::Integer(n.id)).collect());
+                let all = ints(&nodes.iter().map(|n| n.id).collect::<Vec<_>>());
                 tx.prepare_cached(
                     "INSERT INTO site_container (node, signature, count)
                      SELECT n.value, s.value, 1 FROM rarray(?1) AS n CROSS JOIN rarray(?2) AS s
@@ -233,44 +232,33 @@ impl Store {
         let mut unique = hashes.to_vec();
         unique.sort_unstable();
         unique.dedup();
-        let unique_array = hashes_array(&unique);
+        let unique_array = ints(&unique.iter().map(hash_to_sql).collect::<Vec<_>>());
         // Driven by the list of hashes (see `count_doc`).
         let mut get_counts = self.conn.prepare_cached(
             "SELECT t.hash, t.count FROM rarray(?2) AS j CROSS JOIN tree_counter AS t
              WHERE t.node = ?1 AND t.hash = j.value",
         )?;
         // Hashes asked about that this document lacks (another page's blocks) count once at a
-        // node when they are a single of the domain whose document is under it: the node ids of
-        // that document's branch, by hash.
-        let mut elsewhere_under: HashMap<BlockHash, HashSet<i64>> = HashMap::new();
+        // node when they are a single of the domain whose document is under it: that document
+        // by hash, and the node ids of its branch by document.
+        let mut elsewhere_single: HashMap<BlockHash, i64> = HashMap::new();
+        let mut doc_nodes: HashMap<i64, HashSet<i64>> = HashMap::new();
         let elsewhere: Vec<i64> = unique
             .iter()
             .filter(|h| own_set.binary_search(h).is_err())
             .map(hash_to_sql)
             .collect();
         if let (Some(domain), false) = (chain.last().map(|l| l.node.id), elsewhere.is_empty()) {
-            let found: Vec<(i64, i64)> = self
-                .conn
-                .prepare_cached(
-                    "SELECT s.hash, d.leaf FROM rarray(?2) AS j CROSS JOIN tree_single AS s
-                     JOIN tree_doc AS d ON d.id = s.doc WHERE s.domain = ?1 AND s.hash = j.value",
-                )?
-                .query_map(params![domain, ints(&elsewhere)], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })?
-                .collect::<Result<_, _>>()?;
-            let mut branches: HashMap<i64, HashSet<i64>> = HashMap::new();
-            for (hash, leaf) in found {
-                let ids = match branches.entry(leaf) {
-                    std::collections::hash_map::Entry::Occupied(known) => known.into_mut(),
-                    std::collections::hash_map::Entry::Vacant(slot) => slot.insert(
-                        read_chain(&self.conn, leaf)?
+            for (hash, other) in find_singles(&self.conn, domain, &elsewhere)? {
+                if let std::collections::hash_map::Entry::Vacant(slot) = doc_nodes.entry(other) {
+                    slot.insert(
+                        doc_chain(&self.conn, other)?
                             .iter()
                             .map(|l| l.node.id)
                             .collect(),
-                    ),
-                };
-                elsewhere_under.insert(BlockHash(hash.to_be_bytes()), ids.clone());
+                    );
+                }
+                elsewhere_single.insert(BlockHash(hash.to_be_bytes()), other);
             }
         }
         // The counts of a node that keeps rows of its own.
@@ -300,8 +288,9 @@ impl Store {
                 if counts.contains_key(hash) {
                     continue;
                 }
-                let single_here = elsewhere_under
+                let single_here = elsewhere_single
                     .get(hash)
+                    .and_then(|other| doc_nodes.get(other))
                     .is_some_and(|ids| ids.contains(&node_id));
                 if own_set.binary_search(hash).is_ok() || single_here {
                     counts.insert(*hash, 1);
@@ -877,19 +866,9 @@ pub(crate) fn rebuild_counters(tx: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Hashes as an array of their SQL integers, bound to `rarray(?)` so that one statement handles a
-/// document's whole hash set at a node (it replaced JSON text and `json_each`, whose formatting and
-/// parsing were a sixth of an insert).
-fn hashes_array(hashes: &[BlockHash]) -> Array {
-    Rc::new(
-        hashes
-            .iter()
-            .map(|h| Value::Integer(hash_to_sql(h)))
-            .collect(),
-    )
-}
-
-/// SQL integers as an array for `rarray(?)` (see [`hashes_array`]).
+/// SQL integers (hashes, node ids) as an array bound to `rarray(?)`, so that one statement handles
+/// a document's whole hash set at a node (it replaced JSON text and `json_each`, whose formatting
+/// and parsing were a sixth of an insert).
 fn ints(ints: &[i64]) -> Array {
     Rc::new(ints.iter().map(|&i| Value::Integer(i)).collect())
 }
@@ -942,19 +921,7 @@ fn count_doc(
     // The highest node keeping rows holds every document of the domain (the nodes above have it
     // as their only child with documents).
     let (known, unknown) = count_at(tx, &nodes[top], hashes, hashes, true)?;
-    let mut singles: Vec<(i64, i64)> = Vec::new();
-    if !unknown.is_empty() {
-        // Driven by the list (`CROSS JOIN`): SQLite seeks each hash rather than building a
-        // temporary index of the list.
-        let mut find = tx.prepare_cached(
-            "SELECT s.hash, s.doc FROM rarray(?2) AS j CROSS JOIN tree_single AS s
-             WHERE s.domain = ?1 AND s.hash = j.value",
-        )?;
-        let mut rows = find.query(params![domain, ints(&unknown)])?;
-        while let Some(row) = rows.next()? {
-            singles.push((row.get(0)?, row.get(1)?));
-        }
-    }
+    let singles = find_singles(tx, domain, &unknown)?;
     let new = minus(&unknown, singles.iter().map(|s| s.0).collect());
     add_singles(tx, domain, doc, &new)?;
     // Below the top only what the top had counted can have a count (and full rows this page
@@ -1041,6 +1008,42 @@ fn add_singles(tx: &Connection, domain: i64, doc: i64, hashes: &[i64]) -> Result
     Ok(())
 }
 
+/// Which of `hashes` are singles of `domain`, each with its one document.
+fn find_singles(
+    conn: &Connection,
+    domain: i64,
+    hashes: &[i64],
+) -> Result<Vec<(i64, i64)>, StoreError> {
+    if hashes.is_empty() {
+        return Ok(Vec::new());
+    }
+    // Driven by the list (`CROSS JOIN`): SQLite seeks each hash rather than building a temporary
+    // index of the list.
+    Ok(conn
+        .prepare_cached(
+            "SELECT s.hash, s.doc FROM rarray(?2) AS j CROSS JOIN tree_single AS s
+             WHERE s.domain = ?1 AND s.hash = j.value",
+        )?
+        .query_map(params![domain, ints(hashes)], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?
+        .collect::<Result<_, _>>()?)
+}
+
+/// The branch of a document that a single names, leaf first.
+fn doc_chain(conn: &Connection, doc: i64) -> Result<Vec<ChainLink>, StoreError> {
+    let leaf: i64 = conn
+        .prepare_cached("SELECT leaf FROM tree_doc WHERE id = ?1")?
+        .query_row([doc], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| {
+            StoreError::Corrupt(format!(
+                "a single hash names document {doc}, which is not in the tree"
+            ))
+        })?;
+    read_chain(conn, leaf)
+}
+
 /// Hashes that were in one document of the domain (`singles`: hash and that document) and are in
 /// the new one too (`nodes`, `own`: its branch, as for [`count_doc`]) leave `tree_single` and get
 /// rows at every node that keeps rows on either branch: 2 where both documents are under the node,
@@ -1063,16 +1066,7 @@ fn count_singles_again(
     }
     let on_branch: HashSet<i64> = nodes.iter().map(|n| n.id).collect();
     for (other, hashes) in by_doc {
-        let leaf: i64 = tx
-            .prepare_cached("SELECT leaf FROM tree_doc WHERE id = ?1")?
-            .query_row([other], |r| r.get(0))
-            .optional()?
-            .ok_or_else(|| {
-                StoreError::Corrupt(format!(
-                    "a single hash names document {other}, which is not in the tree"
-                ))
-            })?;
-        let chain = read_chain(tx, leaf)?;
+        let chain = doc_chain(tx, other)?;
         let under_other: HashSet<i64> = chain.iter().map(|l| l.node.id).collect();
         for (node, _) in nodes.iter().zip(own).filter(|(_, o)| **o) {
             let count = if under_other.contains(&node.id) { 2 } else { 1 };
@@ -1256,13 +1250,10 @@ fn materialize(tx: &Connection, domain: i64, node: i64, support: i64) -> Result<
                 let hashes: Vec<i64> = unpack_hashes(&blob)?.iter().map(hash_to_sql).collect();
                 // The hashes the domain has elsewhere too are in every document here (its one):
                 // full rows. Its singles need no row.
-                let singles: Vec<i64> = tx
-                    .prepare_cached(
-                        "SELECT s.hash FROM rarray(?2) AS j CROSS JOIN tree_single AS s
-                         WHERE s.domain = ?1 AND s.hash = j.value",
-                    )?
-                    .query_map(params![domain, ints(&hashes)], |r| r.get(0))?
-                    .collect::<Result<_, _>>()?;
+                let singles: Vec<i64> = find_singles(tx, domain, &hashes)?
+                    .into_iter()
+                    .map(|(hash, _)| hash)
+                    .collect();
                 insert_rows(tx, full_key(node)?, &minus(&hashes, singles), 0)?;
                 return Ok(());
             }

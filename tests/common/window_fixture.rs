@@ -180,13 +180,12 @@ pub fn build(path: &Path, pages: usize) -> Fixture {
             .classify(&store, ing, Method::default_method())
             .expect("classify");
         let text = classify::content_text(&ing.page, &labels);
-        let blocks = pith::refresh::labelled_blocks(&ing.page, &labels);
         let key = ing.key.as_ref().expect("url key");
         let u = url(n);
         let t = title(n);
         let identity = format!("entry-{n}");
         let raw = PageBytes::compress(htmls[n].as_bytes()).expect("compress");
-        let encoded = PageBytes::encode_blocks(&blocks).expect("blocks");
+        let encoded = PageBytes::encode_labelled(&ing.page, &labels);
         let images = [NewImage {
             url: photo(n),
             content_type: Some("image/png".into()),
