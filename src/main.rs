@@ -69,6 +69,13 @@ enum Command {
         /// Print the tables as Markdown (for README.md).
         #[arg(long)]
         markdown: bool,
+        /// Also print the means per page type (where the manifest gives `page_type`).
+        #[arg(long)]
+        per_type: bool,
+        /// Also print the means of each half of the site split (a stable hash of the site):
+        /// tune on one half, confirm on the other.
+        #[arg(long)]
+        halves: bool,
         /// `causal`: classify each page on arrival; `reread`: insert the whole stream first, then
         /// classify every page (what a reader sees opening earlier articles).
         #[arg(long, default_value = "causal")]
@@ -946,14 +953,21 @@ fn extract(
     Ok(())
 }
 
+/// Which tables `pith eval` prints besides the overall one.
+struct EvalTables {
+    per_site: bool,
+    markdown: bool,
+    groupings: Vec<report::Grouping>,
+}
+
 fn eval(
     dataset: &Path,
     methods: &str,
     out: Option<PathBuf>,
-    per_site: bool,
-    markdown: bool,
+    tables: &EvalTables,
     mode: &str,
 ) -> Result<()> {
+    let (per_site, markdown) = (tables.per_site, tables.markdown);
     let methods = parse_methods(methods)?;
     let mode = eval_run::Mode::parse(mode)
         .with_context(|| format!("unknown --mode {mode:?}: use causal or reread"))?;
@@ -962,6 +976,7 @@ fn eval(
         methods,
         out: out.clone(),
         mode,
+        peers: Vec::new(),
     };
     let interactive = std::io::stderr().is_terminal();
     let run = eval_run::run(dataset, &options, &engine, |done, total| {
@@ -985,6 +1000,12 @@ fn eval(
         report::format_table(&run.results, per_site)
     };
     println!("{table}");
+    for &grouping in &tables.groupings {
+        println!(
+            "{}",
+            report::format_grouped(&run.results, grouping, markdown)
+        );
+    }
     let secs = run.engine_time.as_secs_f64();
     println!(
         "{} pages, {} methods: engine {:.2} s ({:.0} pages/s, all methods), total {:.2} s",
@@ -1067,8 +1088,21 @@ fn main() {
             out,
             per_site,
             markdown,
+            per_type,
+            halves,
             mode,
-        }) => eval(&dataset, &heuristic, out, per_site, markdown, &mode),
+        }) => {
+            let groupings = [
+                per_type.then_some(report::Grouping::PageType),
+                halves.then_some(report::Grouping::SiteHalf),
+            ];
+            let tables = EvalTables {
+                per_site,
+                markdown,
+                groupings: groupings.into_iter().flatten().collect(),
+            };
+            eval(&dataset, &heuristic, out, &tables, &mode)
+        }
         Some(Command::Add {
             url,
             no_refresh,

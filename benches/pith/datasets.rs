@@ -14,11 +14,12 @@ pub struct DatasetPage {
     pub bytes: Vec<u8>,
 }
 
-/// Where the shared datasets live unless `PITH_DATASETS` says otherwise.
+/// Where the shared datasets live: `PITH_DATASETS`, else `../shared/datasets` beside the
+/// checkout.
 pub fn root() -> PathBuf {
     std::env::var_os("PITH_DATASETS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/datasets"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets"))
 }
 
 /// Every dataset directory under `root` with a manifest, in name order.

@@ -1,11 +1,14 @@
 //! pith's benchmark: `cargo bench --bench pith -- pipeline` (stages, whole pipeline, parse-only
-//! floor and peer extractors on the dataset pages) and `cargo bench --bench pith -- scale` (URL
-//! Tree size and time on long generated same-site streams). It prints Markdown tables; it checks
+//! floor and peer extractors on the dataset pages), `cargo bench --bench pith -- scale` (URL
+//! Tree size and time on long generated same-site streams) and `cargo bench --bench pith --
+//! quality` (the `pith eval` tables with the peers' rows). It prints Markdown tables; it checks
 //! no bar, because a slow machine is not a failure.
 
 mod datasets;
 mod items;
+mod peers;
 mod pipeline;
+mod quality;
 mod scale;
 mod streamgen;
 
@@ -26,6 +29,9 @@ enum Which {
     Scale,
     /// Both.
     All,
+    /// The `pith eval` tables (overall, per site half, per page type) with dom_smoothie and
+    /// rs-trafilatura rows on the same pages.
+    Quality,
 }
 
 /// Command-line options (after `cargo bench --bench pith --`).
@@ -34,8 +40,8 @@ pub struct Args {
     /// What to run.
     #[arg(value_enum, default_value = "all")]
     which: Which,
-    /// Dataset names under $PITH_DATASETS (default /work/shared/datasets), comma-separated; all
-    /// when omitted.
+    /// Dataset names under $PITH_DATASETS (default `../shared/datasets` beside the checkout),
+    /// comma-separated; all when omitted.
     #[arg(long)]
     datasets: Option<String>,
     /// Use at most this many pages (pipeline run).
@@ -67,6 +73,15 @@ pub struct Args {
     /// reader's refresh gives its writing connection (`Store::tune_for_refresh`), for comparison.
     #[arg(long)]
     pub default_cache: bool,
+    /// Methods of the quality run, comma-separated.
+    #[arg(long, default_value = "pith-page,pith")]
+    pub methods: String,
+    /// Mode of the quality run: causal or reread.
+    #[arg(long, default_value = "causal")]
+    pub mode: String,
+    /// Quality run: write each page's text and pages.csv under OUT/<dataset>/.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
@@ -101,6 +116,9 @@ fn main() -> anyhow::Result<()> {
         Some(list) => list.split(',').map(|s| s.trim().to_string()).collect(),
         None => datasets::all_names(&root),
     };
+    if matches!(args.which, Which::Quality) {
+        return quality::run(&args, &root, &names);
+    }
     let pages = datasets::load(&root, &names, args.limit);
     anyhow::ensure!(
         !pages.is_empty(),

@@ -2,7 +2,6 @@
 //! peer extractors, on the same pages in the same process. Contenders are interleaved page by page
 //! (the order rotates), so a noisy neighbour slows all of them alike and the ratios hold.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use pith::charset;
@@ -115,28 +114,6 @@ fn store_item(
         (domain, url_key),
         ingested.doc,
     )
-}
-
-/// Readability's port; it gets pith's decoded text, as it takes no bytes.
-fn dom_smoothie(page: &DatasetPage, base: Option<&url::Url>) -> usize {
-    let decoded = charset::decode_with_tld(&page.bytes, None, base.and_then(tld));
-    catch_unwind(AssertUnwindSafe(|| {
-        dom_smoothie::Readability::new(decoded.text.as_str(), Some(&page.url), None)
-            .and_then(|mut r| r.parse())
-            .map(|a| a.text_content.len())
-            .unwrap_or(0)
-    }))
-    .unwrap_or(0)
-}
-
-/// trafilatura's port, from bytes (it decodes itself).
-fn trafilatura(page: &DatasetPage) -> usize {
-    catch_unwind(AssertUnwindSafe(|| {
-        rs_trafilatura::extract_bytes(&page.bytes)
-            .map(|r| r.content_text.len())
-            .unwrap_or(0)
-    }))
-    .unwrap_or(0)
 }
 
 /// Runs every stage of pith one after the other on one page, timing each; the sum is the
@@ -296,8 +273,8 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
                         let _ = commit_if_due(&mut store);
                         n
                     }
-                    2 => dom_smoothie(page, bases[i].as_ref()),
-                    3 => trafilatura(page),
+                    2 => crate::peers::dom_smoothie(&page.bytes, Some(&page.url)).len(),
+                    3 => crate::peers::trafilatura(&page.bytes, Some(&page.url)).len(),
                     _ => {
                         let n = pith_pipeline(&engine, &mut bare_store, None, page, i as i64);
                         let _ = commit_if_due(&mut bare_store);

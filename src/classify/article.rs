@@ -17,6 +17,7 @@ mod clean;
 mod hints;
 mod select;
 mod stats;
+mod widen;
 
 use self::select::{Choice, NodeFacts};
 use self::stats::Stats;
@@ -57,11 +58,56 @@ pub fn classify(page: &Page) -> Vec<Label> {
 pub fn extract(page: &Page) -> ArticleExtraction {
     with_scores(page, |stats, facts, scores| {
         let choice = select::choose(page, stats, facts, scores).filter(|c| stands_out(stats, c));
-        match choice {
+        let first = match choice {
             Some(choice) => from_containers(page, stats, facts, &choice),
             None => fallback(page, stats),
-        }
+        };
+        widen_if_starved(page, stats, facts, first)
     })
+}
+
+/// When the extraction keeps a small part of the page's prose, keeps the page's prose region
+/// instead (see [`widen`]): a reader never gets a near-empty pane for a page full of text.
+fn widen_if_starved(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    first: ArticleExtraction,
+) -> ArticleExtraction {
+    // A section front of teasers widens only to prose that is not teasers: its teasers were
+    // judged already.
+    let teaser_page = first
+        .labels
+        .first()
+        .is_some_and(|l| matches!(&l.reason, Reason::Page { why, .. } if why == TEASER_PAGE));
+    let Some(widening) = widen::starved(
+        page,
+        stats,
+        facts,
+        &first.labels,
+        &first.containers,
+        teaser_page,
+    ) else {
+        return first;
+    };
+    let headline = headline(page, stats, &[widening.region]);
+    let kept = widen::keep(page, stats, &widening, headline, &first.labels);
+    let labels = kept
+        .into_iter()
+        .zip(first.labels)
+        .map(|(keep, old)| match keep {
+            Some(why) => page_label(Verdict::Content, why),
+            None if old.is_content() => page_label(
+                Verdict::Boilerplate,
+                "widened: outside the page's prose region".into(),
+            ),
+            None => old,
+        })
+        .collect();
+    ArticleExtraction {
+        labels,
+        containers: vec![widening.region],
+    }
 }
 
 /// Computes the per-node aggregates and candidate scores once and hands them to `decide`; an
@@ -167,10 +213,7 @@ fn from_containers(
                 return page_label(Verdict::Boilerplate, r.reason.clone());
             }
             if comments.as_ref().is_some_and(|c| c.contains(&index)) {
-                return page_label(
-                    Verdict::Boilerplate,
-                    "removed: from the comments heading on".into(),
-                );
+                return page_label(Verdict::Boilerplate, COMMENTS.into());
             }
             if block.words > 0 && block.link_density() >= LINK_LINE {
                 return page_label(
@@ -186,13 +229,21 @@ fn from_containers(
         .collect();
     if is_teaser_page(page, &labels) {
         for label in &mut labels {
-            *label = page_label(
-                Verdict::Boilerplate,
-                "no article: every paragraph is a teaser under a link".into(),
-            );
+            *label = page_label(Verdict::Boilerplate, TEASER_PAGE.into());
         }
     }
     ArticleExtraction { labels, containers }
+}
+
+/// The reason of every block of a page of teasers: a section front, not an article.
+const TEASER_PAGE: &str = "no article: every paragraph is a teaser under a link";
+
+/// The reason of the blocks of a comment section that no class tells apart.
+const COMMENTS: &str = "removed: from the comments heading on";
+
+/// True when `label` puts its block in a comment section found by its opening line.
+fn in_comment_section(label: &Label) -> bool {
+    matches!(&label.reason, Reason::Page { why, .. } if why == COMMENTS)
 }
 
 /// How many prose blocks of the article must come before a line that opens a comment section

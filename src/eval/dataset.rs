@@ -24,8 +24,13 @@ pub struct DatasetPage {
     pub id: String,
     /// The page's URL, when the dataset knows it; a page without one cannot enter a URL Tree.
     pub url: Option<String>,
-    /// The dataset's grouping of the page (a host or a brand name), used for per-site reports.
+    /// The dataset's grouping of the page (a host or a brand name), used for per-site reports and
+    /// the site split. Where the manifest gives none, the URL's host stands in, and for a page
+    /// with neither, its id: every page belongs to some site.
     pub site: String,
+    /// The kind of page (`article`, `forum`, `product`, …) where the dataset says, for per-type
+    /// reports.
+    pub page_type: Option<String>,
     /// The recorded page bytes, resolved against the dataset directory.
     pub html: PathBuf,
     /// The gold main-content text (UTF-8), resolved against the dataset directory.
@@ -98,14 +103,17 @@ pub enum DatasetError {
     },
 }
 
-/// The manifest fields pith uses; everything else on the line is ignored. `url`, `date` and `title`
-/// may be null or absent; the others are required.
+/// The manifest fields pith uses; everything else on the line is ignored. `url`, `site`, `date`,
+/// `title` and `page_type` may be null or absent; the others are required.
 #[derive(Deserialize)]
 struct RawPage {
     id: String,
     #[serde(default)]
     url: Option<String>,
-    site: String,
+    #[serde(default)]
+    site: Option<String>,
+    #[serde(default)]
+    page_type: Option<String>,
     html: String,
     gold: String,
     #[serde(default)]
@@ -189,10 +197,21 @@ fn parse_line(dir: &Path, text: &str) -> Result<DatasetPage, String> {
     check_id(&raw.id)?;
     let html = resolve(dir, "html", &raw.html)?;
     let gold = resolve(dir, "gold", &raw.gold)?;
+    let site = raw
+        .site
+        .filter(|s| !s.trim().is_empty())
+        .or_else(|| {
+            raw.url
+                .as_deref()
+                .and_then(|u| url::Url::parse(u).ok())
+                .and_then(|u| u.host_str().map(str::to_owned))
+        })
+        .unwrap_or_else(|| raw.id.clone());
     Ok(DatasetPage {
+        site,
+        page_type: raw.page_type.filter(|t| !t.trim().is_empty()),
         id: raw.id,
         url: raw.url,
-        site: raw.site,
         html,
         gold,
         date: raw.date,
@@ -263,6 +282,7 @@ mod tests {
                 id: "a1".into(),
                 url: Some("http://x.org/1".into()),
                 site: "x.org".into(),
+                page_type: None,
                 html: dir.path().join("pages/a1.html"),
                 gold: dir.path().join("gold/a1.txt"),
                 date: Some("2010-01-02".into()),
@@ -283,6 +303,26 @@ mod tests {
         for page in &manifest.pages {
             assert_eq!((&page.url, &page.date, &page.title), (&None, &None, &None));
         }
+    }
+
+    #[test]
+    fn a_page_without_url_or_site_is_a_page_of_its_own_site() {
+        // The shape of two wcxb-dev400 lines: no URL, no site, no date, but a page type.
+        let dir = write_manifest(
+            "{\"id\": \"d1\", \"url\": null, \"site\": null, \"html\": \"p/d1.html\", \"gold\": \"g/d1.txt\", \"page_type\": \"forum\"}\n\
+             {\"id\": \"d2\", \"url\": \"https://www.example.org/a\", \"site\": null, \"html\": \"p/d2.html\", \"gold\": \"g/d2.txt\", \"page_type\": null}",
+        );
+        let manifest = read_manifest(dir.path()).expect("manifest");
+        assert!(manifest.problems.is_empty(), "{:?}", manifest.problems);
+        let got: Vec<(&str, &str, Option<&str>)> = manifest
+            .pages
+            .iter()
+            .map(|p| (p.id.as_str(), p.site.as_str(), p.page_type.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [("d1", "d1", Some("forum")), ("d2", "www.example.org", None)]
+        );
     }
 
     #[test]

@@ -32,8 +32,123 @@ pub struct PageResult {
     pub method: String,
     /// Whether the page has a URL; pages without one cannot use a URL Tree and are reported apart.
     pub has_url: bool,
+    /// The dataset's kind of page (`article`, `forum`, …), where it says, for per-type means.
+    pub page_type: Option<String>,
     /// The page's score for this method.
     pub score: Score,
+}
+
+/// Which half of a dataset's sites a site falls in: a stable hash of the site's name, so that
+/// rules tuned on one half can be confirmed on sites they were never tuned on.
+pub fn site_half(site: &str) -> &'static str {
+    use md5::{Digest, Md5};
+    let digest = Md5::digest(site.as_bytes());
+    if digest[0] & 1 == 0 { "A" } else { "B" }
+}
+
+/// A way to group pages for a table beside the overall one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grouping {
+    /// By the dataset's page type (pages without one are `(none)`).
+    PageType,
+    /// By the half of the site split ([`site_half`]).
+    SiteHalf,
+}
+
+impl Grouping {
+    fn key(self, result: &PageResult) -> String {
+        match self {
+            Grouping::PageType => result
+                .page_type
+                .clone()
+                .unwrap_or_else(|| "(none)".to_owned()),
+            Grouping::SiteHalf => format!("half {}", site_half(&result.site)),
+        }
+    }
+
+    fn heading(self) -> &'static str {
+        match self {
+            Grouping::PageType => "page type",
+            Grouping::SiteHalf => "site half",
+        }
+    }
+}
+
+/// Rows of `grouping`'s groups (in order of first appearance, groups sorted by name), one row
+/// per group and method: `(group, method, means)`.
+pub fn grouped_rows(
+    results: &[PageResult],
+    grouping: Grouping,
+) -> Vec<(String, String, MeanScores)> {
+    let relabelled: Vec<PageResult> = results
+        .iter()
+        .map(|r| PageResult {
+            site: grouping.key(r),
+            ..r.clone()
+        })
+        .collect();
+    let mut rows = site_rows(&summarize(&relabelled));
+    // Stable: within a group the methods keep their order.
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows
+}
+
+/// One table per grouping of `results`, as plain text or Markdown.
+pub fn format_grouped(results: &[PageResult], grouping: Grouping, markdown: bool) -> String {
+    let rows = grouped_rows(results, grouping);
+    let mut out = String::new();
+    let heading = grouping.heading();
+    if markdown {
+        let _ = writeln!(
+            out,
+            "| {heading} | method | pages | P | R | F1 | vanished |\n|---|---|---:|---:|---:|---:|---:|"
+        );
+        for (group, method, m) in rows {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {} |",
+                md_cell(&group),
+                md_cell(&method),
+                m.pages,
+                m.precision,
+                m.recall,
+                m.f1,
+                m.vanished
+            );
+        }
+        return out;
+    }
+    let group_width = rows
+        .iter()
+        .map(|r| r.0.chars().count())
+        .chain([heading.len()])
+        .max()
+        .unwrap_or(4);
+    let method_width = rows
+        .iter()
+        .map(|r| r.1.chars().count())
+        .chain([6])
+        .max()
+        .unwrap_or(6);
+    let _ = writeln!(
+        out,
+        "{heading:<group_width$}  {:<method_width$}  {:>5}  {:>5}  {:>5}  {:>5}  {:>8}",
+        "method", "pages", "P", "R", "F1", "vanished"
+    );
+    for (group, method, m) in rows {
+        let _ = writeln!(
+            out,
+            "{:<group_width$}  {:<method_width$}  {:>5}  {:>5.3}  {:>5.3}  {:>5.3}  {:>8}",
+            one_line(&group),
+            one_line(&method),
+            m.pages,
+            m.precision,
+            m.recall,
+            m.f1,
+            m.vanished
+        );
+    }
+    out
 }
 
 /// Means over a group of pages for one method.
@@ -396,17 +511,18 @@ fn write_file(
     file.flush().map_err(io)
 }
 
-/// Writes one row per result: `id,site,method,has_url,precision,recall,f1,extracted_tokens,gold_tokens`.
+/// Writes one row per result:
+/// `id,site,method,has_url,precision,recall,f1,extracted_tokens,gold_tokens,page_type,site_half`.
 pub fn write_page_csv(path: &Path, results: &[PageResult]) -> Result<(), ReportError> {
     write_file(path, |out| {
         writeln!(
             out,
-            "id,site,method,has_url,precision,recall,f1,extracted_tokens,gold_tokens"
+            "id,site,method,has_url,precision,recall,f1,extracted_tokens,gold_tokens,page_type,site_half"
         )?;
         for r in results {
             writeln!(
                 out,
-                "{},{},{},{},{:.6},{:.6},{:.6},{},{}",
+                "{},{},{},{},{:.6},{:.6},{:.6},{},{},{},{}",
                 csv_field(&r.id),
                 csv_field(&r.site),
                 csv_field(&r.method),
@@ -415,7 +531,9 @@ pub fn write_page_csv(path: &Path, results: &[PageResult]) -> Result<(), ReportE
                 r.score.recall,
                 r.score.f1,
                 r.score.extracted_tokens,
-                r.score.gold_tokens
+                r.score.gold_tokens,
+                csv_field(r.page_type.as_deref().unwrap_or("")),
+                site_half(&r.site)
             )?;
         }
         Ok(())
@@ -591,6 +709,7 @@ mod tests {
             site: site.into(),
             method: method.into(),
             has_url,
+            page_type: None,
             score: Score {
                 precision: p,
                 recall: r,
@@ -731,6 +850,51 @@ mod tests {
     }
 
     #[test]
+    fn grouped_tables_split_pages_by_type_and_by_site_half() {
+        let mut results = sample();
+        for r in &mut results {
+            r.page_type = (r.id != "p3").then(|| "article".to_owned());
+        }
+        let rows = grouped_rows(&results, Grouping::PageType);
+        let got: Vec<(&str, &str, usize)> = rows
+            .iter()
+            .map(|(g, m, s)| (g.as_str(), m.as_str(), s.pages))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("(none)", "vote", 1),
+                ("(none)", "strict", 1),
+                ("article", "vote", 2),
+                ("article", "strict", 2)
+            ]
+        );
+        // The halves are a partition of the sites, stable from run to run.
+        assert_eq!(site_half("a.com"), site_half("a.com"));
+        let halves = grouped_rows(&results, Grouping::SiteHalf);
+        let vote_pages: usize = halves
+            .iter()
+            .filter(|r| r.1 == "vote")
+            .map(|r| r.2.pages)
+            .sum();
+        assert_eq!(vote_pages, 3);
+        for (group, _, _) in &halves {
+            assert!(group == "half A" || group == "half B", "{group}");
+        }
+        let expected_a_com = format!("half {}", site_half("a.com"));
+        let a_com_vote = halves
+            .iter()
+            .find(|r| r.0 == expected_a_com && r.1 == "vote")
+            .expect("a.com's half has a vote row");
+        assert!(a_com_vote.2.pages >= 2);
+        let text = format_grouped(&results, Grouping::PageType, false);
+        assert!(text.starts_with("page type"), "{text}");
+        assert!(text.contains("article"), "{text}");
+        let md = format_grouped(&results, Grouping::SiteHalf, true);
+        assert!(md.starts_with("| site half | method |"), "{md}");
+    }
+
+    #[test]
     fn cumulative_values() {
         let cumulative = cumulative_f1(&sample());
         assert_eq!(cumulative.ids, ["p1", "p2", "p3"]);
@@ -788,7 +952,7 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[0],
-            "id,site,method,has_url,precision,recall,f1,extracted_tokens,gold_tokens"
+            "id,site,method,has_url,precision,recall,f1,extracted_tokens,gold_tokens,page_type,site_half"
         );
         assert_eq!(
             lines[1],

@@ -42,6 +42,19 @@ pub struct EvalOptions {
     pub out: Option<PathBuf>,
     /// Classify on arrival or after the whole stream.
     pub mode: Mode,
+    /// Other extractors scored on the same pages with the same scorer, each a row of its own
+    /// (pith's peers in a benchmark; the reader itself never runs them).
+    pub peers: Vec<Peer>,
+}
+
+/// An extractor outside pith, scored beside pith's methods: it gets the page's bytes and URL
+/// and returns the main text it finds (empty when it finds none or fails).
+#[derive(Debug, Clone, Copy)]
+pub struct Peer {
+    /// The row's name in the tables.
+    pub name: &'static str,
+    /// The extraction.
+    pub extract: fn(bytes: &[u8], url: Option<&str>) -> String,
 }
 
 /// The outcome of one evaluation run.
@@ -65,6 +78,8 @@ pub struct EvalRun {
     /// the order of [`EvalOptions::methods`]. Page-level methods whose result the engine computes
     /// at ingestion (`pith-page`) cost almost nothing here.
     pub method_times: Vec<Duration>,
+    /// Time each peer took over all scored pages, in the order of [`EvalOptions::peers`].
+    pub peer_times: Vec<Duration>,
 }
 
 /// An evaluation that could not run at all.
@@ -132,12 +147,18 @@ pub fn run(
         ..EvalRun::default()
     };
     if let Some(out) = &options.out {
-        for method in &options.methods {
-            let path = out.join(method.to_string());
+        let names = options
+            .methods
+            .iter()
+            .map(Method::to_string)
+            .chain(options.peers.iter().map(|p| p.name.to_owned()));
+        for method in names {
+            let path = out.join(method);
             std::fs::create_dir_all(&path).map_err(|source| EvalError::Write { path, source })?;
         }
     }
     run.method_times = vec![Duration::ZERO; options.methods.len()];
+    run.peer_times = vec![Duration::ZERO; options.peers.len()];
     let mut store = Store::open_in_memory()?;
     let mut clock = 0i64;
     let total = manifest.pages.len();
@@ -310,18 +331,26 @@ fn run_page(
     let page_level_started = Instant::now();
     std::hint::black_box(classify::article::extract(&ingested.page));
     run.page_level_time += page_level_started.elapsed();
-    for (method, text) in options.methods.iter().zip(texts) {
+    let mut names: Vec<String> = options.methods.iter().map(Method::to_string).collect();
+    for (i, peer) in options.peers.iter().enumerate() {
+        let peer_started = Instant::now();
+        texts.push((peer.extract)(&bytes, page.url.as_deref()));
+        if let Some(slot) = run.peer_times.get_mut(i) {
+            *slot += peer_started.elapsed();
+        }
+        names.push(peer.name.to_owned());
+    }
+    for (method, text) in names.iter().zip(texts) {
         if let Some(out) = &options.out {
-            let path = out
-                .join(method.to_string())
-                .join(format!("{}.txt", page.id));
+            let path = out.join(method).join(format!("{}.txt", page.id));
             std::fs::write(&path, &text).map_err(|source| EvalError::Write { path, source })?;
         }
         run.results.push(PageResult {
             id: page.id.clone(),
             site: page.site.clone(),
-            method: method.to_string(),
+            method: method.clone(),
             has_url: ingested.key.is_some(),
+            page_type: page.page_type.clone(),
             score: scorer.score(&text),
         });
     }

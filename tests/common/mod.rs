@@ -44,6 +44,7 @@ pub fn run_results(dataset: &str, methods: &[&str], mode: Mode) -> Vec<PageResul
         methods,
         out: None,
         mode,
+        peers: Vec::new(),
     };
     let run = run::run(
         &datasets_dir().join(dataset),

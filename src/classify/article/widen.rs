@@ -1,0 +1,322 @@
+//! Never blank: when what the extractor kept is a small part of the page's prose, the choice was
+//! wrong (a subscription modal, one post of a thread, the teaser of a list), and a reader is
+//! better served by the page's prose region than by a nearly empty pane. This step finds that
+//! region (the smallest element holding most of the page's prose, outside navigation and page
+//! furniture) and keeps its text instead, recall first.
+
+use html5ever::local_name;
+
+use super::clean;
+use super::select::NodeFacts;
+use super::stats::{self, Stats};
+use crate::classify::Label;
+use crate::dom::{Dom, NodeId};
+use crate::page::{BlockKind, Page};
+
+/// Pages with less prose than this (in words, outside navigation) have too little to judge
+/// from: a short page's extraction stands as it is.
+const MIN_PAGE_PROSE: u32 = 60;
+
+/// The extraction is starved when it keeps less than this share of the page's prose.
+const STARVED_SHARE: f32 = 0.3;
+
+/// The prose region is the deepest element holding at least this share of the page's prose.
+const REGION_SHARE: f32 = 0.7;
+
+/// Link density from which a block inside the widened region is a link (a menu entry, a
+/// "Reply" button) rather than text; looser than the container's rule, because a widened region
+/// is a thread or a list whose titles are links.
+const REGION_LINK_LINE: f32 = 0.9;
+
+/// A decision to widen: the region that replaces the chosen containers, and why.
+pub(super) struct Widening {
+    /// The element whose text is kept.
+    pub region: NodeId,
+    /// Prose words the first extraction kept.
+    pub kept: u32,
+    /// Prose words of the page outside navigation and furniture.
+    pub page: u32,
+    /// Prose words inside the region.
+    pub inside: u32,
+}
+
+/// True for elements whose text is navigation or page furniture wherever they stand: their
+/// prose does not count as the page's, and the widened region never keeps it.
+fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
+    dom.local_name(id).is_some_and(|n| {
+        matches!(
+            *n,
+            local_name!("nav")
+                | local_name!("footer")
+                | local_name!("aside")
+                | local_name!("header")
+                | local_name!("button")
+                | local_name!("select")
+                | local_name!("dialog")
+        )
+    }) || dom
+        .attr(id, "role")
+        .is_some_and(|r| matches!(r.trim(), "navigation" | "dialog" | "alertdialog" | "banner"))
+        || dom
+            .attr(id, "aria-modal")
+            .is_some_and(|v| v.trim() == "true")
+}
+
+/// Below this many prose words the first extraction is no article at all, and every prose
+/// region of the page may replace it. From this many on it is an article, and only prose that
+/// nothing marks as around an article (comments, sidebars, alike items with bylines) may: a
+/// news story's comment thread is often longer than the story.
+const ARTICLE_WORDS: u32 = 50;
+
+/// Per node, the prose words below it that are not inside furniture (nor, when `strict`, in a
+/// comment, a sidebar or one of many alike items with bylines), and the page's total of them.
+fn prose_per_node(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    strict: bool,
+    first: &[Label],
+) -> (Vec<u32>, u32) {
+    let dom = &page.dom;
+    let mut per_node = vec![0u32; dom.len()];
+    // 0 = unknown, 1 = clear, 2 = inside furniture; filled on the way up, once per node.
+    let mut furniture = vec![0u8; dom.len()];
+    let mut total = 0;
+    let mut path = Vec::new();
+    let mut previous: Option<&crate::page::Block> = None;
+    for (block, label) in page.blocks.iter().zip(first) {
+        // A summary right under a linked headline is a teaser of another page: when an article
+        // was found, teasers around it are no reason to widen.
+        let teaser = previous.is_some_and(|p| p.words > 0 && p.link_density() >= 0.8);
+        if block.kind != BlockKind::Image {
+            previous = Some(block);
+        }
+        if !stats::is_prose(block) || super::in_comment_section(label) || (strict && teaser) {
+            continue;
+        }
+        path.clear();
+        let mut inside = false;
+        let mut node = Some(block.node);
+        while let Some(n) = node {
+            match furniture.get(n as usize) {
+                Some(0) => path.push(n),
+                Some(v) => {
+                    inside = *v == 2;
+                    break;
+                }
+                None => break,
+            }
+            node = dom.parent(n);
+        }
+        for &n in path.iter().rev() {
+            inside = inside || is_furniture_element(dom, n);
+            furniture[n as usize] = if inside { 2 } else { 1 };
+        }
+        if inside {
+            continue;
+        }
+        if strict && around_an_article(page, stats, facts, block.node) {
+            continue;
+        }
+        total += block.words;
+        let mut node = Some(block.node);
+        while let Some(n) = node {
+            if let Some(slot) = per_node.get_mut(n as usize) {
+                *slot += block.words;
+            }
+            node = dom.parent(n);
+        }
+    }
+    (per_node, total)
+}
+
+/// Negative class words that mark a comment thread: the prose a news story's page holds beside
+/// the story, often more of it than the story.
+const COMMENT_WORDS: &[&str] = &["comment", "disqus"];
+
+/// True when `node` is in a comment (by its class, or as one of many alike items with bylines).
+fn around_an_article(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>, node: NodeId) -> bool {
+    let mut at = Some(node);
+    while let Some(n) = at {
+        if facts.is_repeated_item(stats, n)
+            || facts
+                .hint(n)
+                .negative
+                .is_some_and(|w| COMMENT_WORDS.contains(&w))
+        {
+            return true;
+        }
+        at = page.dom.parent(n);
+    }
+    false
+}
+
+/// Schema.org types by which a page declares itself a discussion: a forum thread or a question
+/// with its answers, whose replies are the page's text rather than comments around it.
+const DISCUSSION_TYPES: &[&str] = &["DiscussionForumPosting", "QAPage"];
+
+/// True when the page's structured data (JSON-LD or microdata) declares a discussion.
+fn declares_discussion(dom: &Dom) -> bool {
+    let names = |text: &str| DISCUSSION_TYPES.iter().any(|t| text.contains(t));
+    dom.descendants(dom.root()).any(|id| {
+        if dom.attr(id, "itemtype").is_some_and(names) {
+            return true;
+        }
+        dom.is_html(id, &local_name!("script"))
+            && dom
+                .attr(id, "type")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+            && names(&dom.text_content(id))
+    })
+}
+
+/// True when `container` is, or sits in, a comment or one of many alike items whose siblings
+/// hold at least as much prose again: one post of a thread, one entry of a list. (A layout
+/// table's row is one of many alike items too, but its siblings hold no prose.)
+fn one_of_many(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>, container: NodeId) -> bool {
+    let dom = &page.dom;
+    let mut at = Some(container);
+    while let Some(n) = at {
+        let Some(parent) = dom.parent(n) else { break };
+        if super::select::is_page_wrapper(dom, parent) {
+            break;
+        }
+        if (facts.is_repeated_item(stats, n) || facts.hint(n).is_negative())
+            && stats.get(parent).prose_words >= 2 * stats.get(n).prose_words.max(1)
+        {
+            return true;
+        }
+        at = Some(parent);
+    }
+    false
+}
+
+/// Decides whether `labels` starve the page, and if so which region to keep instead.
+pub(super) fn starved(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    labels: &[Label],
+    containers: &[NodeId],
+    teaser_page: bool,
+) -> Option<Widening> {
+    let kept: u32 = page
+        .blocks
+        .iter()
+        .zip(labels)
+        .filter(|(b, l)| l.is_content() && stats::is_prose(b))
+        .map(|(b, _)| b.words)
+        .sum();
+    // Cheap bound first: the page's prose with furniture is at least its prose without.
+    let all_prose = stats.get(page.dom.root()).prose_words;
+    if (all_prose as f32) * STARVED_SHARE <= kept as f32 || all_prose < MIN_PAGE_PROSE {
+        return None;
+    }
+    // A container that is itself a comment or one of many alike items is one post of a thread
+    // or one entry of a list: the rest of the thread is the page's text, not what surrounds it.
+    let one_of_many = containers
+        .first()
+        .is_some_and(|&c| one_of_many(page, stats, facts, c));
+    let strict =
+        teaser_page || (kept >= ARTICLE_WORDS && !one_of_many && !declares_discussion(&page.dom));
+    let (per_node, total) = prose_per_node(page, stats, facts, strict, labels);
+    if total < MIN_PAGE_PROSE || total as f32 * STARVED_SHARE <= kept as f32 {
+        return None;
+    }
+    let dom = &page.dom;
+    let needed = (total as f32 * REGION_SHARE).ceil() as u32;
+    let mut region = dom.root();
+    'descend: loop {
+        for child in dom.children(region) {
+            if per_node.get(child as usize).copied().unwrap_or(0) >= needed {
+                region = child;
+                continue 'descend;
+            }
+        }
+        break;
+    }
+    let inside = per_node.get(region as usize).copied().unwrap_or(0);
+    // The region must bring real prose back, not the same few paragraphs.
+    if inside < kept.saturating_mul(2) || !dom.is_element(region) {
+        return None;
+    }
+    Some(Widening {
+        region,
+        kept,
+        page: total,
+        inside,
+    })
+}
+
+/// Which blocks the widened region keeps: its text outside furniture, forms' controls and
+/// lines that are nothing but links, plus its images; and the headline wherever it stands.
+pub(super) fn keep(
+    page: &Page,
+    stats: &Stats,
+    widening: &Widening,
+    headline: Option<usize>,
+    first: &[Label],
+) -> Vec<Option<String>> {
+    let dom = &page.dom;
+    let region = stats.get(widening.region);
+    let why = format!(
+        "widened: the chosen container kept {} of the page's {} prose words; region {} holds {}",
+        widening.kept,
+        widening.page,
+        super::select::describe(dom, widening.region),
+        widening.inside
+    );
+    let mut furniture_cache: Vec<u8> = vec![0; dom.len()];
+    page.blocks
+        .iter()
+        .enumerate()
+        .map(|(index, block)| {
+            if Some(index) == headline {
+                return Some(super::HEADLINE.to_owned());
+            }
+            let pre = stats.get(block.node).pre;
+            if pre < region.pre || pre >= region.end {
+                return None;
+            }
+            if in_furniture(dom, &mut furniture_cache, block.node, widening.region)
+                || first.get(index).is_some_and(super::in_comment_section)
+            {
+                return None;
+            }
+            if block.kind != BlockKind::Image
+                && (block.words == 0
+                    || block.link_density() >= REGION_LINK_LINE
+                    || clean::is_furniture_line(block))
+            {
+                return None;
+            }
+            Some(why.clone())
+        })
+        .collect()
+}
+
+/// True when `id` sits inside a furniture element below `region`.
+fn in_furniture(dom: &Dom, cache: &mut [u8], id: NodeId, region: NodeId) -> bool {
+    let mut path = Vec::new();
+    let mut node = Some(id);
+    let mut inside = false;
+    while let Some(n) = node {
+        if n == region {
+            break;
+        }
+        match cache.get(n as usize) {
+            Some(0) => path.push(n),
+            Some(v) => {
+                inside = *v == 2;
+                break;
+            }
+            None => break,
+        }
+        node = dom.parent(n);
+    }
+    for &n in path.iter().rev() {
+        inside = inside || is_furniture_element(dom, n);
+        cache[n as usize] = if inside { 2 } else { 1 };
+    }
+    inside
+}
