@@ -247,3 +247,48 @@ fn deep_nesting_does_not_overflow() {
     let (page, x) = run(&html);
     assert!(has(&kept(&page, &x), "Paragraph 0 "));
 }
+
+/// One post of a forum thread: a byline, then its own distinct sentences.
+fn post(n: usize) -> String {
+    format!(
+        "<article class=\"cPost ipsComment\" id=elComment_{n}>\
+         <div class=author><a href=/u/{n}>member{n}</a> Posted March {n}, 2024</div>\
+         <div class=post-body><p>Reply {n} says what this member thinks about the question, \
+         with reasons, examples and a little story, so that it reads as a real answer.</p>\
+         <p>And a second paragraph of reply {n}, adding a detail or two that others missed, \
+         in plain and full sentences.</p></div></article>"
+    )
+}
+
+#[test]
+fn a_forum_thread_keeps_every_post_not_just_one() {
+    // Forum software names its posts after comments (`ipsComment`), which inside an article
+    // would be removed; the page says in its structured data that it is a discussion.
+    let posts: String = (1..=6).map(post).collect();
+    let html = format!(
+        "<html><head><title>Which telescope first? - Forum</title>\
+         <script type=\"application/ld+json\">{{\"@type\": \"DiscussionForumPosting\"}}</script>\
+         </head><body><nav>{NAV}</nav><h1>Which telescope first?</h1>\
+         <div class=thread>{posts}</div><footer><p>Powered by forum software, all rights \
+         reserved by the community and its members.</p></footer></body></html>"
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    for n in 1..=6 {
+        assert!(
+            has(&kept, &format!("Reply {n} says")),
+            "post {n}: {kept:#?}"
+        );
+        assert!(
+            has(&kept, &format!("second paragraph of reply {n}")),
+            "{kept:#?}"
+        );
+    }
+    assert!(!has(&kept, "World"), "{kept:#?}");
+    assert!(!has(&kept, "Powered by"), "{kept:#?}");
+    // The inspector says which step decided.
+    let widened = x.labels.iter().any(|l| {
+        matches!(&l.reason, Reason::Page { why, .. } if why.starts_with("widened: the chosen container kept"))
+    });
+    assert!(widened, "{:#?}", x.labels);
+}
