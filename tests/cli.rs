@@ -164,6 +164,8 @@ fn eval_reports_bad_manifest_lines_and_runs_the_rest() {
             "all",
             "--out",
             out_dir.to_str().unwrap(),
+            "--per-type",
+            "--halves",
         ],
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -171,6 +173,15 @@ fn eval_reports_bad_manifest_lines_and_runs_the_rest() {
     assert!(err.contains("line 2"), "{err}");
     let table = text(&out.stdout);
     assert!(table.contains("strict"), "{table}");
+    // Both pages are one site, so one half; neither has a page type.
+    assert!(table.contains("site half"), "{table}");
+    assert!(table.contains("(none)"), "{table}");
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("half ") && l.contains("pith ")),
+        "{table}"
+    );
     assert!(out_dir.join("pages.csv").is_file());
     assert!(out_dir.join("cumulative.csv").is_file());
     assert!(out_dir.join("cumulative.png").is_file());

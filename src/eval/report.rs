@@ -956,11 +956,11 @@ mod tests {
         );
         assert_eq!(
             lines[1],
-            "p1,a.com,vote,true,1.000000,1.000000,1.000000,10,10"
+            "p1,a.com,vote,true,1.000000,1.000000,1.000000,10,10,,B"
         );
         assert_eq!(
             lines[5],
-            "p3,b.org,vote,false,0.000000,0.000000,0.000000,10,10"
+            "p3,b.org,vote,false,0.000000,0.000000,0.000000,10,10,,B"
         );
         assert_eq!(lines.len(), 1 + results.len());
         assert!(lines[7].starts_with("\"odd, \"\"id\"\"\",a.com,vote,"));
