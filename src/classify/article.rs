@@ -14,6 +14,7 @@
 //!    are kept instead, so that no page comes out empty.
 
 mod clean;
+mod grid;
 mod hints;
 mod select;
 mod stats;
@@ -62,8 +63,83 @@ pub fn extract(page: &Page) -> ArticleExtraction {
             Some(choice) => from_containers(page, stats, facts, &choice),
             None => fallback(page, stats),
         };
-        widen_if_starved(page, stats, facts, first)
+        let widened = widen_if_starved(page, stats, facts, first);
+        grid_if_no_article(page, stats, facts, widened)
     })
+}
+
+/// When the page has no article (little prose kept, or the container is one card among many)
+/// but a grid of alike items holds more text than was kept, keeps the grid (see [`grid`]).
+fn grid_if_no_article(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    first: ArticleExtraction,
+) -> ArticleExtraction {
+    if is_teaser_verdict(&first) {
+        return first;
+    }
+    let (mut kept_words, mut kept_prose) = (0, 0);
+    for (block, label) in page.blocks.iter().zip(&first.labels) {
+        if label.is_content() {
+            kept_words += block.words;
+            if stats::is_prose(block) {
+                kept_prose += block.words;
+            }
+        }
+    }
+    let one_card = first
+        .containers
+        .first()
+        .is_some_and(|&c| widen::one_of_many(page, stats, facts, c));
+    if kept_prose >= widen::ARTICLE_WORDS && !one_card {
+        return first;
+    }
+    let Some(grid) = grid::find(page, stats, facts) else {
+        return first;
+    };
+    if grid.words < kept_words.saturating_mul(2) {
+        return first;
+    }
+    let why = format!(
+        "grid: {} alike items {} in {} ({} words; the chosen container kept {})",
+        grid.items.len(),
+        grid.items
+            .first()
+            .map(|&i| select::describe(&page.dom, i))
+            .unwrap_or_default(),
+        select::describe(&page.dom, grid.parent),
+        grid.words,
+        kept_words
+    );
+    let headline = headline(page, stats, &[grid.parent]);
+    let kept = grid::keep(page, stats, &grid, &why);
+    let labels = kept
+        .into_iter()
+        .enumerate()
+        .zip(first.labels)
+        .map(|((index, keep), old)| match keep {
+            _ if Some(index) == headline => page_label(Verdict::Content, HEADLINE.into()),
+            Some(why) => page_label(Verdict::Content, why),
+            None if old.is_content() => page_label(
+                Verdict::Boilerplate,
+                "grid: outside the page's grid of items".into(),
+            ),
+            None => old,
+        })
+        .collect();
+    ArticleExtraction {
+        labels,
+        containers: vec![grid.parent],
+    }
+}
+
+/// True when `extraction` found a section front of teasers (every block says so).
+fn is_teaser_verdict(extraction: &ArticleExtraction) -> bool {
+    extraction
+        .labels
+        .first()
+        .is_some_and(|l| matches!(&l.reason, Reason::Page { why, .. } if why == TEASER_PAGE))
 }
 
 /// When the extraction keeps a small part of the page's prose, keeps the page's prose region
@@ -76,10 +152,7 @@ fn widen_if_starved(
 ) -> ArticleExtraction {
     // A section front of teasers widens only to prose that is not teasers: its teasers were
     // judged already.
-    let teaser_page = first
-        .labels
-        .first()
-        .is_some_and(|l| matches!(&l.reason, Reason::Page { why, .. } if why == TEASER_PAGE));
+    let teaser_page = is_teaser_verdict(&first);
     let Some(widening) = widen::starved(
         page,
         stats,

@@ -42,7 +42,7 @@ pub(super) struct Widening {
 
 /// True for elements whose text is navigation or page furniture wherever they stand: their
 /// prose does not count as the page's, and the widened region never keeps it.
-fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
+pub(super) fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
     dom.local_name(id).is_some_and(|n| {
         matches!(
             *n,
@@ -66,7 +66,7 @@ fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
 /// region of the page may replace it. From this many on it is an article, and only prose that
 /// nothing marks as around an article (comments, sidebars, alike items with bylines) may: a
 /// news story's comment thread is often longer than the story.
-const ARTICLE_WORDS: u32 = 50;
+pub(super) const ARTICLE_WORDS: u32 = 50;
 
 /// Per node, the prose words below it that are not inside furniture (nor, when `strict`, in a
 /// comment, a sidebar or one of many alike items with bylines), and the page's total of them.
@@ -173,7 +173,12 @@ fn declares_discussion(dom: &Dom) -> bool {
 /// True when `container` is, or sits in, a comment or one of many alike items whose siblings
 /// hold at least as much prose again: one post of a thread, one entry of a list. (A layout
 /// table's row is one of many alike items too, but its siblings hold no prose.)
-fn one_of_many(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>, container: NodeId) -> bool {
+pub(super) fn one_of_many(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    container: NodeId,
+) -> bool {
     let dom = &page.dom;
     let mut at = Some(container);
     while let Some(n) = at {

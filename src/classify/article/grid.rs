@@ -1,0 +1,152 @@
+//! Pages whose content is a grid of alike items rather than prose: a shop's category page, a
+//! list of search results, a section's list of stories. Readability-style scoring finds no
+//! article there (the items are short and mostly links), so it keeps one card or nothing. The
+//! page's own repetition says where its content is: the largest set of sibling elements built
+//! from one template (same tag, same first class), each with a few words of its own, outside
+//! navigation and page furniture.
+
+use std::collections::HashMap;
+
+use super::clean;
+use super::select::NodeFacts;
+use super::stats::Stats;
+use super::widen::is_furniture_element;
+use crate::dom::{Dom, NodeId};
+use crate::page::{BlockKind, Page};
+
+/// Fewest alike items that make a grid: three could be a page's columns.
+const MIN_ITEMS: usize = 4;
+
+/// Fewest words an item holds on average: menu entries hold one to three. (Link density says
+/// nothing here: a modern card is one link around its title, summary and price.)
+const MIN_ITEM_WORDS: f32 = 4.0;
+
+/// Fewest words in the whole grid for it to be a page's content.
+const MIN_GRID_WORDS: u32 = 60;
+
+/// The largest grid of the page.
+pub(super) struct Grid {
+    /// The element whose children the items are.
+    pub parent: NodeId,
+    /// The items, in document order.
+    pub items: Vec<NodeId>,
+    /// Words in the items.
+    pub words: u32,
+}
+
+/// An element's template: its tag and its first class with digits dropped (`card-12` and
+/// `card-7` are one template; `card card--sale` and `card` too).
+fn template(dom: &Dom, id: NodeId) -> Option<(String, String)> {
+    let name = dom.element_name(id)?;
+    let class: String = dom
+        .attr(id, "class")
+        .and_then(|c| c.split_ascii_whitespace().next())
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_ascii_digit())
+        .collect();
+    Some((name.to_owned(), class))
+}
+
+/// True when `id` or an ancestor is navigation, furniture or negatively named.
+fn in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: NodeId) -> bool {
+    let total = stats.get(dom.root()).blocks;
+    if facts.in_negative_context(stats, total, id) {
+        return true;
+    }
+    let mut at = Some(id);
+    while let Some(n) = at {
+        if is_furniture_element(dom, n) {
+            return true;
+        }
+        at = dom.parent(n);
+    }
+    false
+}
+
+/// Finds the page's largest grid of alike items, if it has one.
+pub(super) fn find(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Option<Grid> {
+    let dom = &page.dom;
+    let mut best: Option<Grid> = None;
+    let mut groups: HashMap<(String, String), Vec<NodeId>> = HashMap::new();
+    for parent in dom.descendants(dom.root()) {
+        if !dom.is_element(parent) {
+            continue;
+        }
+        let a = stats.get(parent);
+        // Not even the whole subtree could beat the best grid so far.
+        if a.words < MIN_GRID_WORDS || best.as_ref().is_some_and(|b| a.words <= b.words) {
+            continue;
+        }
+        groups.clear();
+        for child in dom.children(parent) {
+            if stats.get(child).words == 0 {
+                continue;
+            }
+            if let Some(t) = template(dom, child) {
+                groups.entry(t).or_default().push(child);
+            }
+        }
+        for items in groups.values() {
+            if items.len() < MIN_ITEMS {
+                continue;
+            }
+            let words: u32 = items.iter().map(|&i| stats.get(i).words).sum();
+            if words < MIN_GRID_WORDS
+                || (words as f32) < MIN_ITEM_WORDS * items.len() as f32
+                || best.as_ref().is_some_and(|b| words <= b.words)
+            {
+                continue;
+            }
+            best = Some(Grid {
+                parent,
+                items: items.clone(),
+                words,
+            });
+        }
+    }
+    let grid = best?;
+    if in_furniture(dom, facts, stats, grid.parent) {
+        return None;
+    }
+    Some(grid)
+}
+
+/// Which blocks a grid keeps: the items' text and images, less furniture lines and controls.
+pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Option<String>> {
+    let dom = &page.dom;
+    let spans: Vec<(u32, u32)> = grid
+        .items
+        .iter()
+        .map(|&i| {
+            let a = stats.get(i);
+            (a.pre, a.end)
+        })
+        .collect();
+    page.blocks
+        .iter()
+        .map(|block| {
+            let pre = stats.get(block.node).pre;
+            let inside = spans.iter().any(|&(s, e)| s <= pre && pre < e);
+            if !inside {
+                return None;
+            }
+            if block.kind != BlockKind::Image
+                && (block.words == 0 || clean::is_furniture_line(block))
+            {
+                return None;
+            }
+            let mut at = Some(block.node);
+            while let Some(n) = at {
+                if n == grid.parent {
+                    break;
+                }
+                if is_furniture_element(dom, n) {
+                    return None;
+                }
+                at = dom.parent(n);
+            }
+            Some(why.to_owned())
+        })
+        .collect()
+}
