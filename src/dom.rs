@@ -134,9 +134,20 @@ impl Dom {
     /// [`crate::limits`]. Never fails: any string gives some tree, the empty string a document
     /// with an empty `<html><head></head><body></body></html>`.
     pub fn parse(html: &str) -> Dom {
+        Dom::parse_with(html, true)
+    }
+
+    /// Parses `html` as a browser with JavaScript turned off does: the contents of `<noscript>`
+    /// are markup (elements and text), not one raw text node.
+    pub fn parse_without_scripting(html: &str) -> Dom {
+        Dom::parse_with(html, false)
+    }
+
+    fn parse_with(html: &str, scripting_enabled: bool) -> Dom {
         let sink = Sink::default();
         let opts = TreeBuilderOpts {
             drop_doctype: true,
+            scripting_enabled,
             ..TreeBuilderOpts::default()
         };
         let guard = Guard {

@@ -180,8 +180,51 @@ pub fn parse_page(bytes: &[u8], declared_charset: Option<&str>, base_url: Option
 }
 
 /// Parses already decoded HTML and cuts it into blocks (see [`parse_page`]).
+///
+/// A page that shows next to no text while a `<noscript>` holds much markup is read as a
+/// browser without JavaScript shows it (forum software such as Discourse serves its posts that
+/// way, and draws them with script otherwise); the reading with more prose wins.
 pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
-    page_from_dom(Dom::parse(html), base_url)
+    let page = page_from_dom(Dom::parse(html), base_url);
+    if !shows_little_but_noscript(&page) {
+        return page;
+    }
+    let dom = Dom::parse_without_scripting(html);
+    let base = document_base(&dom, base_url);
+    let (title, blocks) = BlockBuilder::new(&dom, base.as_ref())
+        .showing_noscript()
+        .run();
+    let without = Page { title, dom, blocks };
+    if prose_words(&without) > prose_words(&page) {
+        without
+    } else {
+        page
+    }
+}
+
+/// Prose words under which a page shows next to no text.
+const LITTLE_PROSE_WORDS: u32 = 50;
+
+/// `<noscript>` text (in bytes of markup) from which it may hold the page's content rather than
+/// a "please turn on JavaScript" line or a tracking pixel.
+const NOSCRIPT_CONTENT_BYTES: usize = 1000;
+
+/// Words in blocks of ten words or more with at most a third of them links.
+fn prose_words(page: &Page) -> u32 {
+    page.blocks
+        .iter()
+        .filter(|b| b.words >= 10 && b.link_words * 3 <= b.words)
+        .map(|b| b.words)
+        .sum()
+}
+
+/// True when `page` shows little prose and one of its `<noscript>` elements holds much markup.
+fn shows_little_but_noscript(page: &Page) -> bool {
+    prose_words(page) < LITTLE_PROSE_WORDS
+        && page
+            .dom
+            .elements_by_name("noscript")
+            .any(|id| page.dom.text_content(id).len() >= NOSCRIPT_CONTENT_BYTES)
 }
 
 /// Cuts an already parsed DOM into blocks (see [`parse_page`]). Separate from parsing so that the
@@ -640,6 +683,8 @@ struct BlockBuilder<'a> {
     links: u32,
     pre: u32,
     suppress: u32,
+    /// `<noscript>` contents are page text (the DOM was parsed without scripting).
+    noscript_visible: bool,
     // The block being gathered.
     text: String,
     chars: usize,
@@ -654,6 +699,12 @@ struct BlockBuilder<'a> {
 }
 
 impl<'a> BlockBuilder<'a> {
+    /// Reads `<noscript>` contents as page text.
+    fn showing_noscript(mut self) -> Self {
+        self.noscript_visible = true;
+        self
+    }
+
     fn new(dom: &'a Dom, base: Option<&'a Url>) -> BlockBuilder<'a> {
         BlockBuilder {
             dom,
@@ -667,6 +718,7 @@ impl<'a> BlockBuilder<'a> {
             links: 0,
             pre: 0,
             suppress: 0,
+            noscript_visible: false,
             text: String::new(),
             chars: 0,
             pending_space: false,
@@ -735,7 +787,8 @@ impl<'a> BlockBuilder<'a> {
             self.frames.push(skip);
             return false;
         }
-        if is_skipped(name) || is_hidden(dom, id, name) {
+        let shown_noscript = self.noscript_visible && *name == local_name!("noscript");
+        if (is_skipped(name) && !shown_noscript) || is_hidden(dom, id, name) {
             self.frames.push(skip);
             return false;
         }
@@ -1134,6 +1187,28 @@ mod tests {
              <p style='color:red'>shown</p>",
         );
         assert_eq!(texts(&p), ["ab", "open", "shown"]);
+    }
+
+    #[test]
+    fn a_page_that_draws_its_text_with_script_is_read_from_its_noscript() {
+        let post = |n: usize| {
+            format!(
+                "<div class=post><p>Post {n} of the thread, written by a member in full \
+                 sentences, with a question, an answer or an opinion about the topic.</p></div>"
+            )
+        };
+        let posts: String = (0..8).map(post).collect();
+        let html = format!(
+            "<body><section id=splash>Loading…</section>\
+             <noscript data-path=/t/1><div id=main-outlet>{posts}</div></noscript>\
+             <noscript><img src=/pixel.gif></noscript></body>"
+        );
+        let p = page(&html);
+        let posts_read = texts(&p).iter().filter(|t| t.starts_with("Post ")).count();
+        assert_eq!(posts_read, 8, "{:?}", texts(&p));
+        // The same noscript beside a page that shows its text stays unread.
+        let shown = page(&format!("<body>{posts}<noscript>{posts}</noscript></body>"));
+        assert_eq!(shown.blocks.len(), 8, "{:?}", texts(&shown));
     }
 
     #[test]
