@@ -14,6 +14,7 @@
 //!    are kept instead, so that no page comes out empty.
 
 mod clean;
+mod declared;
 mod grid;
 mod hints;
 mod select;
@@ -63,9 +64,56 @@ pub fn extract(page: &Page) -> ArticleExtraction {
             Some(choice) => from_containers(page, stats, facts, &choice),
             None => fallback(page, stats),
         };
+        let first = follow_declared_body(page, stats, first);
         let widened = widen_if_starved(page, stats, facts, first);
         grid_if_no_article(page, stats, facts, widened)
     })
+}
+
+/// When the page declares its article's text (JSON-LD `articleBody`) and the extraction misses
+/// most of it, keeps the page's blocks that are that text instead (see [`declared`]).
+fn follow_declared_body(page: &Page, stats: &Stats, first: ArticleExtraction) -> ArticleExtraction {
+    let Some(body) = declared::article_body_words(&page.dom) else {
+        return first;
+    };
+    if declared::agrees(page, &first.labels, &body) {
+        return first;
+    }
+    let Some((region, keep)) = declared::body_blocks(page, stats, &body) else {
+        return first;
+    };
+    let why = format!(
+        "declared: the page's articleBody (JSON-LD) has this text, in {}; the chosen container \
+         held less than {:.0}% of it",
+        select::describe(&page.dom, region),
+        declared::AGREES * 100.0
+    );
+    let headline = headline(page, stats, &[region]);
+    let labels = page
+        .blocks
+        .iter()
+        .zip(keep)
+        .zip(first.labels)
+        .enumerate()
+        .map(|(index, ((block, keep), old))| {
+            if Some(index) == headline {
+                page_label(Verdict::Content, HEADLINE.into())
+            } else if keep {
+                page_label(Verdict::Content, why.clone())
+            } else if block.kind == BlockKind::Image || !old.is_content() {
+                old
+            } else {
+                page_label(
+                    Verdict::Boilerplate,
+                    "declared: not in the page's articleBody".into(),
+                )
+            }
+        })
+        .collect();
+    ArticleExtraction {
+        labels,
+        containers: vec![region],
+    }
 }
 
 /// When the page has no article (little prose kept, or the container is one card among many)
