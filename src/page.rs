@@ -460,11 +460,16 @@ pub(crate) fn is_hidden_element(dom: &Dom, id: NodeId) -> bool {
 
 /// True for elements that no text box is made for: the `hidden` attribute, a closed
 /// `<dialog>`, or an inline style with `display:none` / `visibility:hidden`.
+///
+/// One `hidden` element is shown: React's streamed server rendering sends a suspended part of
+/// the page as `<div hidden id="S:3">` at the end of the body, and its inline script moves it
+/// in place of `<template id="B:3">` at once. Pages built that way (Next.js among them) hold
+/// their whole content there.
 fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
     let mut style = None;
     for (attr, value) in dom.attrs(id) {
         match *attr {
-            local_name!("hidden") => return true,
+            local_name!("hidden") => return !is_streamed_part(dom, id, name),
             local_name!("style") => style = Some(value.as_str()),
             _ => {}
         }
@@ -480,6 +485,16 @@ fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
             .collect();
         compact.contains("display:none") || compact.contains("visibility:hidden")
     })
+}
+
+/// True for `<div hidden id="S:N">`, a part of the page that React's streaming renderer sends
+/// late and reveals with script (see [`is_hidden`]).
+fn is_streamed_part(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
+    *name == local_name!("div")
+        && dom.attr(id, "id").is_some_and(|i| {
+            i.strip_prefix("S:")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
 }
 
 /// Chinese and Japanese characters: scripts written without spaces, where each character counts
@@ -1209,6 +1224,17 @@ mod tests {
         // The same noscript beside a page that shows its text stays unread.
         let shown = page(&format!("<body>{posts}<noscript>{posts}</noscript></body>"));
         assert_eq!(shown.blocks.len(), 8, "{:?}", texts(&shown));
+    }
+
+    #[test]
+    fn a_part_streamed_by_react_is_page_text_other_hidden_parts_are_not() {
+        let p = page(
+            "<body><main><template id=\"B:0\"></template></main>\
+             <div hidden id=\"S:0\"><p>The streamed article text.</p></div>\
+             <div hidden id=\"S:x\"><p>not a part</p></div><div hidden><p>hidden</p></div>\
+             <script>$RC(\"B:0\",\"S:0\")</script></body>",
+        );
+        assert_eq!(texts(&p), ["The streamed article text."]);
     }
 
     #[test]

@@ -87,8 +87,15 @@ pub(super) fn find(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Opt
                 groups.entry(t).or_default().push(child);
             }
         }
-        for items in groups.values() {
-            if items.len() < MIN_ITEMS {
+        if super::select::is_page_wrapper(dom, parent) {
+            continue;
+        }
+        for ((tag, class), items) in &groups {
+            // A template is a class, or a tag that is an item by itself; plain `<div>`s alike
+            // only in having no class are no evidence of one.
+            let named = !class.is_empty()
+                || matches!(tag.as_str(), "li" | "article" | "tr" | "section" | "dd");
+            if items.len() < MIN_ITEMS || !named {
                 continue;
             }
             let words: u32 = items.iter().map(|&i| stats.get(i).words).sum();
