@@ -186,6 +186,14 @@ pub fn parse_page(bytes: &[u8], declared_charset: Option<&str>, base_url: Option
 /// way, and draws them with script otherwise); the reading with more prose wins.
 pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
     let page = page_from_dom(Dom::parse(html), base_url);
+    if prose_words(&page) < LITTLE_PROSE_WORDS
+        && let Some(repaired) = close_runaway_title(html)
+    {
+        let closed = page_from_dom(Dom::parse(&repaired), base_url);
+        if prose_words(&closed) > prose_words(&page) {
+            return closed;
+        }
+    }
     if !shows_little_but_noscript(&page) {
         return page;
     }
@@ -200,6 +208,38 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
     } else {
         page
     }
+}
+
+/// A page whose `<title>` is never closed is all title to a browser: everything after the start
+/// tag is the title's text, and the page shows nothing. (Damaged captures do this: `<title>BBC
+/// SPORTi library-->` and the rest of the page.) Returns the page with the title closed at the
+/// first markup after its start tag, when the title runs into markup.
+fn close_runaway_title(html: &str) -> Option<String> {
+    let lower_start = find_ascii_ci(html, "<title")?;
+    let open_end = lower_start + html[lower_start..].find('>')? + 1;
+    let rest = &html[open_end..];
+    let markup = rest.as_bytes().windows(2).position(|w| {
+        w[0] == b'<' && (w[1].is_ascii_alphabetic() || matches!(w[1], b'/' | b'!'))
+    })?;
+    // A title closed before any markup is a title; only one that swallows tags runs away.
+    let close = find_ascii_ci(rest, "</title");
+    if close.is_some_and(|c| c <= markup) {
+        return None;
+    }
+    let mut repaired = String::with_capacity(html.len() + 8);
+    repaired.push_str(&html[..open_end + markup]);
+    repaired.push_str("</title>");
+    repaired.push_str(&rest[markup..]);
+    Some(repaired)
+}
+
+/// Byte offset of the first ASCII-case-insensitive occurrence of `needle` (ASCII) in `haystack`.
+fn find_ascii_ci(haystack: &str, needle: &str) -> Option<usize> {
+    let n = needle.len();
+    haystack
+        .as_bytes()
+        .windows(n)
+        .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// Prose words under which a page shows next to no text.
@@ -1224,6 +1264,23 @@ mod tests {
         // The same noscript beside a page that shows its text stays unread.
         let shown = page(&format!("<body>{posts}<noscript>{posts}</noscript></body>"));
         assert_eq!(shown.blocks.len(), 8, "{:?}", texts(&shown));
+    }
+
+    #[test]
+    fn a_title_that_is_never_closed_does_not_swallow_the_page() {
+        let story = "<p>The match ended in a draw after a long and tense evening, and the \
+                     manager said his side had deserved more from the game.</p>";
+        let html = format!(
+            "<html><head><title>BBC SPORT library-->\n<script src=x.js></script></head>\
+             <body>{}</body></html>",
+            story.repeat(6)
+        );
+        let p = page(&html);
+        assert_eq!(p.blocks.len(), 6, "{:?}", texts(&p));
+        assert_eq!(p.title, "BBC SPORT library-->");
+        // A closed title is left alone, markup-like text in it too.
+        let fine = page("<title>a < b</title><p>text</p>");
+        assert_eq!((fine.title.as_str(), texts(&fine)), ("a < b", vec!["text"]));
     }
 
     #[test]
