@@ -140,13 +140,23 @@ fn grid_if_no_article(
         .containers
         .first()
         .is_some_and(|&c| widen::one_of_many(page, stats, facts, c));
-    if kept_prose >= widen::ARTICLE_WORDS && !one_card {
-        return first;
-    }
+    let has_article = kept_prose >= widen::ARTICLE_WORDS && !one_card;
     let Some(grid) = grid::find(page, stats, facts) else {
         return first;
     };
-    if grid.words < kept_words.saturating_mul(2) {
+    // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
+    // text is the list's introduction, and kept with it.
+    let factor = if has_article { GRID_OVER_INTRO } else { 2 };
+    if grid.words < kept_words.saturating_mul(factor) {
+        return first;
+    }
+    // A page that calls itself an article has one, and a grid of entries without a linked
+    // title each (comments: a name, a date, prose) is a thread under it, however long.
+    if has_article
+        && (declared::declares_article(&page.dom)
+            || !grid::is_list_of_entries(stats, &grid)
+            || grid::holds_any(stats, &grid, page, &first.labels, in_comment_section))
+    {
         return first;
     }
     let why = format!(
@@ -169,6 +179,7 @@ fn grid_if_no_article(
         .map(|((index, keep), old)| match keep {
             _ if Some(index) == headline => page_label(Verdict::Content, HEADLINE.into()),
             Some(why) => page_label(Verdict::Content, why),
+            None if has_article => old,
             None if old.is_content() => page_label(
                 Verdict::Boilerplate,
                 "grid: outside the page's grid of items".into(),
@@ -181,6 +192,10 @@ fn grid_if_no_article(
         containers: vec![grid.parent],
     }
 }
+
+/// How many times the words of the kept text a grid must hold for the kept text to be the
+/// grid's introduction rather than an article with related stories below it.
+const GRID_OVER_INTRO: u32 = 4;
 
 /// True when `extraction` found a section front of teasers (every block says so).
 fn is_teaser_verdict(extraction: &ArticleExtraction) -> bool {

@@ -49,6 +49,36 @@ pub(super) fn article_body_words(dom: &Dom) -> Option<HashSet<String>> {
     Some(words.into_iter().collect())
 }
 
+/// Schema.org types of an article, as JSON-LD names them.
+const ARTICLE_TYPES: &[&str] = &[
+    "\"Article\"",
+    "\"NewsArticle\"",
+    "\"BlogPosting\"",
+    "\"ReportageNewsArticle\"",
+    "\"OpinionNewsArticle\"",
+    "\"articleBody\"",
+];
+
+/// True when the page calls itself an article: `<meta property="og:type" content="article">`
+/// or a JSON-LD article type.
+pub(super) fn declares_article(dom: &Dom) -> bool {
+    let og = dom.elements_by_name("meta").any(|id| {
+        dom.attr(id, "property")
+            .is_some_and(|p| p.trim() == "og:type")
+            && dom
+                .attr(id, "content")
+                .is_some_and(|c| c.trim().eq_ignore_ascii_case("article"))
+    });
+    og || dom.elements_by_name("script").any(|id| {
+        dom.attr(id, "type")
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+            && {
+                let text = dom.text_content(id);
+                ARTICLE_TYPES.iter().any(|t| text.contains(t))
+            }
+    })
+}
+
 /// Keeps the longest `articleBody` string found in `value`, depth-bounded (JSON-LD nests
 /// `@graph` arrays, never deeply).
 fn find_article_body(value: &serde_json::Value, depth: u32, best: &mut Option<String>) {

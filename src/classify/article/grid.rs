@@ -98,6 +98,10 @@ pub(super) fn find(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Opt
             if items.len() < MIN_ITEMS || !named {
                 continue;
             }
+            // Items named as comments (`comment-96670866`) are a thread, never a list.
+            if facts.hint(items[0]).is_negative() {
+                continue;
+            }
             let words: u32 = items.iter().map(|&i| stats.get(i).words).sum();
             if words < MIN_GRID_WORDS
                 || (words as f32) < MIN_ITEM_WORDS * items.len() as f32
@@ -122,20 +126,11 @@ pub(super) fn find(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Opt
 /// Which blocks a grid keeps: the items' text and images, less furniture lines and controls.
 pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Option<String>> {
     let dom = &page.dom;
-    let spans: Vec<(u32, u32)> = grid
-        .items
-        .iter()
-        .map(|&i| {
-            let a = stats.get(i);
-            (a.pre, a.end)
-        })
-        .collect();
+    let spans = item_spans(stats, grid);
     page.blocks
         .iter()
         .map(|block| {
-            let pre = stats.get(block.node).pre;
-            let inside = spans.iter().any(|&(s, e)| s <= pre && pre < e);
-            if !inside {
+            if !in_spans(&spans, stats.get(block.node).pre) {
                 return None;
             }
             if block.kind != BlockKind::Image
@@ -156,4 +151,58 @@ pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Op
             Some(why.to_owned())
         })
         .collect()
+}
+
+/// Link words from which an item's links can hold a title.
+const TITLE_LINK_WORDS: u32 = 3;
+
+/// Words per text block from which a grid's lines are titles and summaries, not a list of
+/// category names or tags.
+const ENTRY_BLOCK_WORDS: u32 = 3;
+
+/// True when the grid reads as a list of entries: most items link a title of their own (an
+/// entry of a list links to its page; a comment links its author's name at most), and its lines
+/// are longer than names.
+pub(super) fn is_list_of_entries(stats: &Stats, grid: &Grid) -> bool {
+    let linked = grid
+        .items
+        .iter()
+        .filter(|&&i| stats.get(i).link_words >= TITLE_LINK_WORDS)
+        .count();
+    let blocks: u32 = grid.items.iter().map(|&i| stats.get(i).blocks).sum();
+    linked * 10 >= grid.items.len() * 7 && grid.words >= ENTRY_BLOCK_WORDS * blocks
+}
+
+/// True when some block inside the grid's items has a label for which `test` holds.
+pub(super) fn holds_any(
+    stats: &Stats,
+    grid: &Grid,
+    page: &Page,
+    labels: &[crate::classify::Label],
+    test: impl Fn(&crate::classify::Label) -> bool,
+) -> bool {
+    let spans = item_spans(stats, grid);
+    page.blocks
+        .iter()
+        .zip(labels)
+        .any(|(block, label)| test(label) && in_spans(&spans, stats.get(block.node).pre))
+}
+
+/// The items' pre-order intervals, in document order (items are siblings: sorted, disjoint).
+fn item_spans(stats: &Stats, grid: &Grid) -> Vec<(u32, u32)> {
+    grid.items
+        .iter()
+        .map(|&i| {
+            let a = stats.get(i);
+            (a.pre, a.end)
+        })
+        .collect()
+}
+
+/// True when `pre` falls in one of the sorted, disjoint `spans`.
+fn in_spans(spans: &[(u32, u32)], pre: u32) -> bool {
+    let at = spans.partition_point(|&(start, _)| start <= pre);
+    at.checked_sub(1)
+        .and_then(|i| spans.get(i))
+        .is_some_and(|&(_, end)| pre < end)
 }
