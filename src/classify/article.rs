@@ -64,23 +64,32 @@ pub fn extract(page: &Page) -> ArticleExtraction {
             Some(choice) => from_containers(page, stats, facts, &choice),
             None => fallback(page, stats),
         };
-        let first = follow_declared_body(page, stats, first);
+        let (first, settled) = follow_declared_body(page, stats, first);
+        if settled {
+            return first;
+        }
         let widened = widen_if_starved(page, stats, facts, first);
         grid_if_no_article(page, stats, facts, widened)
     })
 }
 
 /// When the page declares its article's text (JSON-LD `articleBody`) and the extraction misses
-/// most of it, keeps the page's blocks that are that text instead (see [`declared`]).
-fn follow_declared_body(page: &Page, stats: &Stats, first: ArticleExtraction) -> ArticleExtraction {
-    let Some(body) = declared::article_body_words(&page.dom) else {
-        return first;
+/// most of it, keeps the page's blocks that are that text instead (see [`declared`]). The flag
+/// says whether the declared body settled the page (the extraction agreed with it, or follows
+/// it now): the steps after this one then leave it alone.
+fn follow_declared_body(
+    page: &Page,
+    stats: &Stats,
+    first: ArticleExtraction,
+) -> (ArticleExtraction, bool) {
+    let Some(body) = declared::article_body(&page.dom) else {
+        return (first, false);
     };
     if declared::agrees(page, &first.labels, &body) {
-        return first;
+        return (first, true);
     }
-    let Some((region, keep)) = declared::body_blocks(page, stats, &body) else {
-        return first;
+    let Some((region, verdicts)) = declared::body_blocks(page, stats, &body) else {
+        return (first, false);
     };
     let why = format!(
         "declared: the page's articleBody (JSON-LD) has this text, in {}; the chosen container \
@@ -89,31 +98,38 @@ fn follow_declared_body(page: &Page, stats: &Stats, first: ArticleExtraction) ->
         declared::AGREES * 100.0
     );
     let headline = headline(page, stats, &[region]);
-    let labels = page
-        .blocks
-        .iter()
-        .zip(keep)
-        .zip(first.labels)
+    let labels: Vec<Label> = verdicts
+        .into_iter()
         .enumerate()
-        .map(|(index, ((block, keep), old))| {
+        .map(|(index, verdict)| {
             if Some(index) == headline {
-                page_label(Verdict::Content, HEADLINE.into())
-            } else if keep {
-                page_label(Verdict::Content, why.clone())
-            } else if block.kind == BlockKind::Image || !old.is_content() {
-                old
-            } else {
-                page_label(
+                return page_label(Verdict::Content, HEADLINE.into());
+            }
+            match verdict {
+                declared::BodyVerdict::Body => page_label(Verdict::Content, why.clone()),
+                declared::BodyVerdict::ImageInside => page_label(
+                    Verdict::Content,
+                    "declared: an image inside the articleBody's region".into(),
+                ),
+                declared::BodyVerdict::BodyElsewhere => page_label(
                     Verdict::Boilerplate,
-                    "declared: not in the page's articleBody".into(),
-                )
+                    "declared: articleBody text outside its region (a teaser of the story)".into(),
+                ),
+                declared::BodyVerdict::Other => page_label(
+                    Verdict::Boilerplate,
+                    "declared: not the page's articleBody".into(),
+                ),
             }
         })
         .collect();
-    ArticleExtraction {
-        labels,
-        containers: vec![region],
-    }
+    debug_assert_eq!(labels.len(), page.blocks.len());
+    (
+        ArticleExtraction {
+            labels,
+            containers: vec![region],
+        },
+        true,
+    )
 }
 
 /// When the page has no article (little prose kept, or the container is one card among many)
@@ -171,26 +187,62 @@ fn grid_if_no_article(
         kept_words
     );
     let headline = headline(page, stats, &[grid.parent]);
-    let kept = grid::keep(page, stats, &grid, &why);
-    let labels = kept
-        .into_iter()
-        .enumerate()
-        .zip(first.labels)
-        .map(|((index, keep), old)| match keep {
-            _ if Some(index) == headline => page_label(Verdict::Content, HEADLINE.into()),
-            Some(why) => page_label(Verdict::Content, why),
-            None if has_article => old,
-            None if old.is_content() => page_label(
-                Verdict::Boilerplate,
-                "grid: outside the page's grid of items".into(),
-            ),
-            None => old,
-        })
-        .collect();
+    let picks = grid::keep(page, stats, &grid, &why);
+    let outside = if has_article {
+        Outside::KeepsItsLabel
+    } else {
+        Outside::Goes("grid: outside the page's grid of items")
+    };
+    let labels = relabel(picks, first.labels, headline, outside);
     ArticleExtraction {
         labels,
         containers: vec![grid.parent],
     }
+}
+
+/// What a step that replaces the extraction's choice (widening, a grid) says of one block.
+enum Pick {
+    /// Content, for this reason.
+    Keep(String),
+    /// Inside the new choice, but boilerplate, for this reason.
+    Drop(&'static str),
+    /// Outside the new choice.
+    Outside,
+}
+
+/// What becomes of a block outside the new choice.
+#[derive(Clone, Copy)]
+enum Outside {
+    /// It keeps the label the extraction gave it (the new choice adds to the old).
+    KeepsItsLabel,
+    /// Content goes, for this reason; boilerplate stays as it was.
+    Goes(&'static str),
+}
+
+/// The labels after a step's `picks`: the headline stays content wherever it stands.
+fn relabel(
+    picks: Vec<Pick>,
+    old: Vec<Label>,
+    headline: Option<usize>,
+    outside: Outside,
+) -> Vec<Label> {
+    debug_assert_eq!(picks.len(), old.len());
+    picks
+        .into_iter()
+        .zip(old)
+        .enumerate()
+        .map(|(index, (pick, old))| match pick {
+            _ if Some(index) == headline => page_label(Verdict::Content, HEADLINE.into()),
+            Pick::Keep(why) => page_label(Verdict::Content, why),
+            Pick::Drop(why) => page_label(Verdict::Boilerplate, why.into()),
+            Pick::Outside => match outside {
+                Outside::Goes(why) if old.is_content() => {
+                    page_label(Verdict::Boilerplate, why.into())
+                }
+                _ => old,
+            },
+        })
+        .collect()
 }
 
 /// How many times the words of the kept text a grid must hold for the kept text to be the
@@ -227,19 +279,13 @@ fn widen_if_starved(
         return first;
     };
     let headline = headline(page, stats, &[widening.region]);
-    let kept = widen::keep(page, stats, &widening, headline, &first.labels);
-    let labels = kept
-        .into_iter()
-        .zip(first.labels)
-        .map(|(keep, old)| match keep {
-            Some(why) => page_label(Verdict::Content, why),
-            None if old.is_content() => page_label(
-                Verdict::Boilerplate,
-                "widened: outside the page's prose region".into(),
-            ),
-            None => old,
-        })
-        .collect();
+    let picks = widen::keep(page, stats, &widening, &first.labels);
+    let labels = relabel(
+        picks,
+        first.labels,
+        headline,
+        Outside::Goes("widened: outside the page's prose region"),
+    );
     ArticleExtraction {
         labels,
         containers: vec![widening.region],

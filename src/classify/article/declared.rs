@@ -22,8 +22,16 @@ pub(super) const AGREES: f32 = 0.6;
 /// A block belongs to the declared body when at least this share of its words are the body's.
 const BLOCK_IN_BODY: f32 = 0.7;
 
-/// The declared body's distinct lower-case words, when the page declares one of some length.
-pub(super) fn article_body_words(dom: &Dom) -> Option<HashSet<String>> {
+/// The article's text as the page declares it.
+pub(super) struct DeclaredBody {
+    /// Its distinct lower-case words.
+    pub words: HashSet<String>,
+    /// How many words it has in all.
+    pub tokens: usize,
+}
+
+/// The declared body, when the page declares one of some length.
+pub(super) fn article_body(dom: &Dom) -> Option<DeclaredBody> {
     let mut best: Option<String> = None;
     for id in dom.elements_by_name("script") {
         let is_json_ld = dom
@@ -46,21 +54,90 @@ pub(super) fn article_body_words(dom: &Dom) -> Option<HashSet<String>> {
     if words.len() < MIN_BODY_WORDS {
         return None;
     }
-    Some(words.into_iter().collect())
+    Some(DeclaredBody {
+        tokens: words.len(),
+        words: words.into_iter().collect(),
+    })
 }
 
-/// Schema.org types of an article, as JSON-LD names them.
+/// Schema.org types of an article.
 const ARTICLE_TYPES: &[&str] = &[
-    "\"Article\"",
-    "\"NewsArticle\"",
-    "\"BlogPosting\"",
-    "\"ReportageNewsArticle\"",
-    "\"OpinionNewsArticle\"",
-    "\"articleBody\"",
+    "Article",
+    "NewsArticle",
+    "BlogPosting",
+    "ReportageNewsArticle",
+    "OpinionNewsArticle",
+    "AnalysisNewsArticle",
 ];
 
+/// Schema.org types by which a page declares itself a discussion: a forum thread or a question
+/// with its answers, whose replies are the page's text rather than comments around it.
+const DISCUSSION_TYPES: &[&str] = &["DiscussionForumPosting", "QAPage"];
+
+/// The JSON-LD scripts of the page, parsed (those that parse).
+fn json_ld(dom: &Dom) -> impl Iterator<Item = serde_json::Value> + '_ {
+    dom.elements_by_name("script").filter_map(|id| {
+        let is_json_ld = dom
+            .attr(id, "type")
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
+        if !is_json_ld {
+            return None;
+        }
+        serde_json::from_str(&dom.text_content(id)).ok()
+    })
+}
+
+/// The schema.org types the page declares for itself: the `@type` of each JSON-LD document
+/// (or of each entry of its list or `@graph`), and the `itemtype` of microdata items that are
+/// not inside another item. Types nested deeper (the comments of an article, the author of a
+/// post) describe parts of the page, not the page.
+fn page_types(dom: &Dom) -> Vec<String> {
+    let mut types = Vec::new();
+    let mut add = |value: &serde_json::Value| match value.get("@type") {
+        Some(serde_json::Value::String(t)) => types.push(t.clone()),
+        Some(serde_json::Value::Array(list)) => {
+            types.extend(list.iter().filter_map(|t| t.as_str().map(str::to_owned)));
+        }
+        _ => {}
+    };
+    for document in json_ld(dom) {
+        let entries: Vec<&serde_json::Value> = match &document {
+            serde_json::Value::Array(list) => list.iter().collect(),
+            other => vec![other],
+        };
+        for entry in entries {
+            add(entry);
+            if let Some(serde_json::Value::Array(graph)) = entry.get("@graph") {
+                graph.iter().for_each(&mut add);
+            }
+        }
+    }
+    for id in dom.descendants(dom.root()) {
+        let Some(itemtype) = dom.attr(id, "itemtype") else {
+            continue;
+        };
+        let mut outer = dom.parent(id);
+        let mut nested = false;
+        while let Some(p) = outer {
+            if dom.attr(p, "itemscope").is_some() {
+                nested = true;
+                break;
+            }
+            outer = dom.parent(p);
+        }
+        if !nested {
+            types.extend(
+                itemtype
+                    .split_ascii_whitespace()
+                    .filter_map(|url| url.rsplit('/').next().map(str::to_owned)),
+            );
+        }
+    }
+    types
+}
+
 /// True when the page calls itself an article: `<meta property="og:type" content="article">`
-/// or a JSON-LD article type.
+/// or an article type in its structured data.
 pub(super) fn declares_article(dom: &Dom) -> bool {
     let og = dom.elements_by_name("meta").any(|id| {
         dom.attr(id, "property")
@@ -69,14 +146,16 @@ pub(super) fn declares_article(dom: &Dom) -> bool {
                 .attr(id, "content")
                 .is_some_and(|c| c.trim().eq_ignore_ascii_case("article"))
     });
-    og || dom.elements_by_name("script").any(|id| {
-        dom.attr(id, "type")
-            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
-            && {
-                let text = dom.text_content(id);
-                ARTICLE_TYPES.iter().any(|t| text.contains(t))
-            }
-    })
+    og || page_types(dom)
+        .iter()
+        .any(|t| ARTICLE_TYPES.contains(&t.as_str()))
+}
+
+/// True when the page's structured data declares the page a discussion.
+pub(super) fn declares_discussion(dom: &Dom) -> bool {
+    page_types(dom)
+        .iter()
+        .any(|t| DISCUSSION_TYPES.contains(&t.as_str()))
 }
 
 /// Keeps the longest `articleBody` string found in `value`, depth-bounded (JSON-LD nests
@@ -107,7 +186,7 @@ fn find_article_body(value: &serde_json::Value, depth: u32, best: &mut Option<St
     }
 }
 
-/// Share of `block`'s words that are in `body`.
+/// How many of `text`'s words are in `body`, and how many words it has.
 fn share_in_body(text: &str, body: &HashSet<String>) -> (usize, usize) {
     let words = super::words(text);
     let inside = words.iter().filter(|w| body.contains(*w)).count();
@@ -115,7 +194,8 @@ fn share_in_body(text: &str, body: &HashSet<String>) -> (usize, usize) {
 }
 
 /// True when the content `labels` hold at least [`AGREES`] of the body's distinct words.
-pub(super) fn agrees(page: &Page, labels: &[Label], body: &HashSet<String>) -> bool {
+pub(super) fn agrees(page: &Page, labels: &[Label], body: &DeclaredBody) -> bool {
+    let body = &body.words;
     let mut found: HashSet<&str> = HashSet::new();
     for (block, label) in page.blocks.iter().zip(labels) {
         if !label.is_content() {
@@ -131,24 +211,41 @@ pub(super) fn agrees(page: &Page, labels: &[Label], body: &HashSet<String>) -> b
     found.len() as f32 >= AGREES * body.len() as f32
 }
 
+/// Fewest words a block needs to count as a line of the declared body: a one-word line (`Home`)
+/// is in any body.
+const MIN_BODY_BLOCK_WORDS: u32 = 3;
+
+/// What the declared body says of one block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum BodyVerdict {
+    /// A line of the declared body, inside its region.
+    Body,
+    /// A line of the declared body outside its region (a teaser of the same story).
+    BodyElsewhere,
+    /// Inside the region, an image.
+    ImageInside,
+    /// Not the declared body's text.
+    Other,
+}
+
 /// The blocks that are the declared body: text blocks whose words are mostly the body's, inside
 /// the deepest element holding most of them (so that a teaser of the same story elsewhere on the
-/// page stays out). `None` when the page's blocks do not hold the
-/// body (it is drawn by script, or declared but not shown).
+/// page stays out). `None` when the page's blocks do not show most of the body (it is drawn by
+/// script, or declared but not shown).
 pub(super) fn body_blocks(
     page: &Page,
     stats: &Stats,
-    body: &HashSet<String>,
-) -> Option<(NodeId, Vec<bool>)> {
+    body: &DeclaredBody,
+) -> Option<(NodeId, Vec<BodyVerdict>)> {
     let dom = &page.dom;
     let in_body: Vec<bool> = page
         .blocks
         .iter()
         .map(|b| {
-            if b.kind == BlockKind::Image || b.words == 0 {
+            if b.kind == BlockKind::Image || b.words < MIN_BODY_BLOCK_WORDS {
                 return false;
             }
-            let (inside, total) = share_in_body(&b.text, body);
+            let (inside, total) = share_in_body(&b.text, &body.words);
             inside as f32 >= BLOCK_IN_BODY * total as f32
         })
         .collect();
@@ -158,24 +255,24 @@ pub(super) fn body_blocks(
         if !yes {
             continue;
         }
-        total += block.words;
+        total = total.saturating_add(block.words);
         let mut at = Some(block.node);
         while let Some(n) = at {
             if let Some(slot) = per_node.get_mut(n as usize) {
-                *slot += block.words;
+                *slot = slot.saturating_add(block.words);
             }
             at = dom.parent(n);
         }
     }
     // The page must show most of the declared body.
-    if (total as usize) * 2 < body.len() {
+    if (total as usize) * 2 < body.tokens {
         return None;
     }
-    let needed = total * 4 / 5;
+    let needed = (total / 5 * 4).max(1);
     let mut region = dom.root();
     'descend: loop {
         for child in dom.children(region) {
-            if per_node.get(child as usize).copied().unwrap_or(0) >= needed.max(1) {
+            if per_node.get(child as usize).copied().unwrap_or(0) >= needed {
                 region = child;
                 continue 'descend;
             }
@@ -186,15 +283,20 @@ pub(super) fn body_blocks(
         return None;
     }
     let span = stats.get(region);
-    let keep = page
+    let verdicts = page
         .blocks
         .iter()
         .zip(&in_body)
         .map(|(block, &yes)| {
             let pre = stats.get(block.node).pre;
             let inside = span.pre <= pre && pre < span.end;
-            inside && yes
+            match (yes, inside) {
+                (true, true) => BodyVerdict::Body,
+                (true, false) => BodyVerdict::BodyElsewhere,
+                (false, true) if block.kind == BlockKind::Image => BodyVerdict::ImageInside,
+                _ => BodyVerdict::Other,
+            }
         })
         .collect();
-    Some((region, keep))
+    Some((region, verdicts))
 }

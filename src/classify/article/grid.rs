@@ -5,12 +5,12 @@
 //! from one template (same tag, same first class), each with a few words of its own, outside
 //! navigation and page furniture.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
-use super::clean;
 use super::select::NodeFacts;
 use super::stats::Stats;
 use super::widen::is_furniture_element;
+use super::{Pick, clean};
 use crate::dom::{Dom, NodeId};
 use crate::page::{BlockKind, Page};
 
@@ -68,9 +68,10 @@ fn in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: NodeId)
 pub(super) fn find(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Option<Grid> {
     let dom = &page.dom;
     let mut best: Option<Grid> = None;
-    let mut groups: HashMap<(String, String), Vec<NodeId>> = HashMap::new();
+    // Ordered, so that of two grids of equal size the same one wins on every run.
+    let mut groups: BTreeMap<(String, String), Vec<NodeId>> = BTreeMap::new();
     for parent in dom.descendants(dom.root()) {
-        if !dom.is_element(parent) {
+        if !dom.is_element(parent) || super::select::is_page_wrapper(dom, parent) {
             continue;
         }
         let a = stats.get(parent);
@@ -87,9 +88,8 @@ pub(super) fn find(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Opt
                 groups.entry(t).or_default().push(child);
             }
         }
-        if super::select::is_page_wrapper(dom, parent) {
-            continue;
-        }
+        // Whether the parent sits in furniture, asked once and only when a group qualifies.
+        let mut furniture: Option<bool> = None;
         for ((tag, class), items) in &groups {
             // A template is a class, or a tag that is an item by itself; plain `<div>`s alike
             // only in having no class are no evidence of one.
@@ -109,6 +109,9 @@ pub(super) fn find(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Opt
             {
                 continue;
             }
+            if *furniture.get_or_insert_with(|| in_furniture(dom, facts, stats, parent)) {
+                continue;
+            }
             best = Some(Grid {
                 parent,
                 items: items.clone(),
@@ -116,27 +119,23 @@ pub(super) fn find(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Opt
             });
         }
     }
-    let grid = best?;
-    if in_furniture(dom, facts, stats, grid.parent) {
-        return None;
-    }
-    Some(grid)
+    best
 }
 
 /// Which blocks a grid keeps: the items' text and images, less furniture lines and controls.
-pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Option<String>> {
+pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Pick> {
     let dom = &page.dom;
     let spans = item_spans(stats, grid);
     page.blocks
         .iter()
         .map(|block| {
             if !in_spans(&spans, stats.get(block.node).pre) {
-                return None;
+                return Pick::Outside;
             }
             if block.kind != BlockKind::Image
                 && (block.words == 0 || clean::is_furniture_line(block))
             {
-                return None;
+                return Pick::Drop("grid: a furniture line inside an item");
             }
             let mut at = Some(block.node);
             while let Some(n) = at {
@@ -144,11 +143,11 @@ pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Op
                     break;
                 }
                 if is_furniture_element(dom, n) {
-                    return None;
+                    return Pick::Drop("grid: a control or navigation inside an item");
                 }
                 at = dom.parent(n);
             }
-            Some(why.to_owned())
+            Pick::Keep(why.to_owned())
         })
         .collect()
 }

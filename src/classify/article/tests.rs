@@ -331,3 +331,39 @@ fn the_declared_article_body_overrides_a_container_that_misses_it() {
     }
     assert!(!has(&kept, "Get every story"), "{kept:#?}");
 }
+
+#[test]
+fn a_shop_category_keeps_its_grid_of_products() {
+    // Every card is one link around its name and price, so no paragraph scores; the page's own
+    // repetition says where its content is.
+    let cards: String = (1..=10)
+        .map(|n| {
+            format!(
+                "<li class=\"product-card product-card--{n}\"><a href=/p/{n}>\
+                 <img src=/img/{n}.jpg alt=\"\"><h3>Walnut desk drawer model {n}</h3>\
+                 <span class=price>$ {n}9 and up</span></a><button>Add to cart</button></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Desk accessories - Shop</title></head><body>\
+         <nav>{NAV}</nav><h1>Desk accessories</h1><ul class=products>{cards}</ul>\
+         <footer><ul class=links><li><a href=/a>About us and our story</a></li>\
+         <li><a href=/b>Shipping and returns policy</a></li><li><a href=/c>Contact our \
+         customer team</a></li><li><a href=/d>Careers at the shop</a></li></ul></footer>\
+         </body></html>"
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    for n in 1..=10 {
+        assert!(
+            has(&kept, &format!("Walnut desk drawer model {n}")),
+            "{kept:#?}"
+        );
+        assert!(has(&kept, &format!("$ {n}9 and up")), "{kept:#?}");
+    }
+    assert!(has(&kept, "Desk accessories"), "{kept:#?}");
+    assert!(!has(&kept, "Add to cart"), "{kept:#?}");
+    assert!(!has(&kept, "Shipping and returns"), "{kept:#?}");
+    assert!(!has(&kept, "World"), "{kept:#?}");
+}

@@ -6,6 +6,7 @@
 
 use html5ever::local_name;
 
+use super::Pick;
 use super::clean;
 use super::select::NodeFacts;
 use super::stats::{self, Stats};
@@ -151,25 +152,6 @@ fn around_an_article(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>, node
     false
 }
 
-/// Schema.org types by which a page declares itself a discussion: a forum thread or a question
-/// with its answers, whose replies are the page's text rather than comments around it.
-const DISCUSSION_TYPES: &[&str] = &["DiscussionForumPosting", "QAPage"];
-
-/// True when the page's structured data (JSON-LD or microdata) declares a discussion.
-fn declares_discussion(dom: &Dom) -> bool {
-    let names = |text: &str| DISCUSSION_TYPES.iter().any(|t| text.contains(t));
-    dom.descendants(dom.root()).any(|id| {
-        if dom.attr(id, "itemtype").is_some_and(names) {
-            return true;
-        }
-        dom.is_html(id, &local_name!("script"))
-            && dom
-                .attr(id, "type")
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
-            && names(&dom.text_content(id))
-    })
-}
-
 /// True when `container` is, or sits in, a comment or one of many alike items whose siblings
 /// hold at least as much prose again: one post of a thread, one entry of a list. (A layout
 /// table's row is one of many alike items too, but its siblings hold no prose.)
@@ -222,8 +204,10 @@ pub(super) fn starved(
     let one_of_many = containers
         .first()
         .is_some_and(|&c| one_of_many(page, stats, facts, c));
-    let strict =
-        teaser_page || (kept >= ARTICLE_WORDS && !one_of_many && !declares_discussion(&page.dom));
+    let strict = teaser_page
+        || (kept >= ARTICLE_WORDS
+            && !one_of_many
+            && !super::declared::declares_discussion(&page.dom));
     let (per_node, total) = prose_per_node(page, stats, facts, strict, labels);
     if total < MIN_PAGE_PROSE || total as f32 * STARVED_SHARE <= kept as f32 {
         return None;
@@ -255,13 +239,7 @@ pub(super) fn starved(
 
 /// Which blocks the widened region keeps: its text outside furniture, forms' controls and
 /// lines that are nothing but links, plus its images; and the headline wherever it stands.
-pub(super) fn keep(
-    page: &Page,
-    stats: &Stats,
-    widening: &Widening,
-    headline: Option<usize>,
-    first: &[Label],
-) -> Vec<Option<String>> {
+pub(super) fn keep(page: &Page, stats: &Stats, widening: &Widening, first: &[Label]) -> Vec<Pick> {
     let dom = &page.dom;
     let region = stats.get(widening.region);
     let why = format!(
@@ -276,26 +254,25 @@ pub(super) fn keep(
         .iter()
         .enumerate()
         .map(|(index, block)| {
-            if Some(index) == headline {
-                return Some(super::HEADLINE.to_owned());
-            }
             let pre = stats.get(block.node).pre;
             if pre < region.pre || pre >= region.end {
-                return None;
+                return Pick::Outside;
             }
-            if in_furniture(dom, &mut furniture_cache, block.node, widening.region)
-                || first.get(index).is_some_and(super::in_comment_section)
-            {
-                return None;
+            if in_furniture(dom, &mut furniture_cache, block.node, widening.region) {
+                return Pick::Drop("widened: navigation or page furniture inside the region");
             }
-            if block.kind != BlockKind::Image
-                && (block.words == 0
-                    || block.link_density() >= REGION_LINK_LINE
-                    || clean::is_furniture_line(block))
-            {
-                return None;
+            if first.get(index).is_some_and(super::in_comment_section) {
+                return Pick::Drop(super::COMMENTS);
             }
-            Some(why.clone())
+            if block.kind != BlockKind::Image {
+                if block.words == 0 || clean::is_furniture_line(block) {
+                    return Pick::Drop("widened: a furniture line inside the region");
+                }
+                if block.link_density() >= REGION_LINK_LINE {
+                    return Pick::Drop("widened: link text inside the region");
+                }
+            }
+            Pick::Keep(why.clone())
         })
         .collect()
 }
