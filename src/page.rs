@@ -82,6 +82,10 @@ pub struct Page {
     pub dom: Dom,
     /// Blocks in document order.
     pub blocks: Vec<Block>,
+    /// The page's JSON-LD scripts (`<script type="application/ld+json">`), in document order:
+    /// what the page declares about itself, found while cutting blocks so that no reader of it
+    /// walks the whole tree again.
+    pub json_ld: Vec<NodeId>,
 }
 
 impl BlockHash {
@@ -199,10 +203,15 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
     }
     let dom = Dom::parse_without_scripting(html);
     let base = document_base(&dom, base_url);
-    let (title, blocks) = BlockBuilder::new(&dom, base.as_ref())
+    let (title, blocks, json_ld) = BlockBuilder::new(&dom, base.as_ref())
         .showing_noscript()
         .run();
-    let without = Page { title, dom, blocks };
+    let without = Page {
+        title,
+        dom,
+        blocks,
+        json_ld,
+    };
     if prose_words(&without) > prose_words(&page) {
         without
     } else {
@@ -271,8 +280,13 @@ fn shows_little_but_noscript(page: &Page) -> bool {
 /// benchmark can time the two stages apart on the very same code path.
 pub fn page_from_dom(dom: Dom, base_url: Option<&Url>) -> Page {
     let base = document_base(&dom, base_url);
-    let (title, blocks) = BlockBuilder::new(&dom, base.as_ref()).run();
-    Page { title, dom, blocks }
+    let (title, blocks, json_ld) = BlockBuilder::new(&dom, base.as_ref()).run();
+    Page {
+        title,
+        dom,
+        blocks,
+        json_ld,
+    }
 }
 
 /// The URL relative image sources resolve against: the first `<base href>`, itself resolved
@@ -740,6 +754,8 @@ struct BlockBuilder<'a> {
     suppress: u32,
     /// `<noscript>` contents are page text (the DOM was parsed without scripting).
     noscript_visible: bool,
+    /// The JSON-LD scripts met.
+    json_ld: Vec<NodeId>,
     // The block being gathered.
     text: String,
     chars: usize,
@@ -774,6 +790,7 @@ impl<'a> BlockBuilder<'a> {
             pre: 0,
             suppress: 0,
             noscript_visible: false,
+            json_ld: Vec::new(),
             text: String::new(),
             chars: 0,
             pending_space: false,
@@ -786,7 +803,7 @@ impl<'a> BlockBuilder<'a> {
         }
     }
 
-    fn run(mut self) -> (String, Vec<Block>) {
+    fn run(mut self) -> (String, Vec<Block>, Vec<NodeId>) {
         let dom = self.dom;
         let mut walk = dom.traverse(dom.root());
         while let Some(edge) = walk.next() {
@@ -812,7 +829,7 @@ impl<'a> BlockBuilder<'a> {
         }
         self.flush();
         self.blocks.truncate(MAX_BLOCKS);
-        (self.title, self.blocks)
+        (self.title, self.blocks, self.json_ld)
     }
 
     /// Handles an element's open edge; returns false when its subtree is to be skipped. Every
@@ -841,6 +858,13 @@ impl<'a> BlockBuilder<'a> {
             }
             self.frames.push(skip);
             return false;
+        }
+        if *name == local_name!("script")
+            && dom
+                .attr(id, "type")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+        {
+            self.json_ld.push(id);
         }
         let shown_noscript = self.noscript_visible && *name == local_name!("noscript");
         if (is_skipped(name) && !shown_noscript) || is_hidden(dom, id, name) {

@@ -82,7 +82,7 @@ fn follow_declared_body(
     stats: &Stats,
     first: ArticleExtraction,
 ) -> (ArticleExtraction, bool) {
-    let Some(body) = declared::article_body(&page.dom) else {
+    let Some(body) = declared::article_body(page) else {
         return (first, false);
     };
     if declared::agrees(page, &first.labels, &body) {
@@ -157,19 +157,16 @@ fn grid_if_no_article(
         .first()
         .is_some_and(|&c| widen::one_of_many(page, stats, facts, c));
     let has_article = kept_prose >= widen::ARTICLE_WORDS && !one_card;
-    let Some(grid) = grid::find(page, stats, facts) else {
-        return first;
-    };
     // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
     // text is the list's introduction, and kept with it.
     let factor = if has_article { GRID_OVER_INTRO } else { 2 };
-    if grid.words < kept_words.saturating_mul(factor) {
+    let Some(grid) = grid::find(page, stats, facts, kept_words.saturating_mul(factor)) else {
         return first;
-    }
+    };
     // A page that calls itself an article has one, and a grid of entries without a linked
     // title each (comments: a name, a date, prose) is a thread under it, however long.
     if has_article
-        && (declared::declares_article(&page.dom)
+        && (declared::declares_article(page)
             || !grid::is_list_of_entries(stats, &grid)
             || grid::holds_any(stats, &grid, page, &first.labels, in_comment_section))
     {

@@ -387,6 +387,7 @@ mod tests {
             title: String::new(),
             dom: Dom::default(),
             blocks,
+            json_ld: Vec::new(),
         }
     }
 

@@ -31,16 +31,11 @@ pub(super) struct DeclaredBody {
 }
 
 /// The declared body, when the page declares one of some length.
-pub(super) fn article_body(dom: &Dom) -> Option<DeclaredBody> {
+pub(super) fn article_body(page: &Page) -> Option<DeclaredBody> {
+    let dom = &page.dom;
     let mut best: Option<String> = None;
-    for id in dom.elements_by_name("script") {
-        let is_json_ld = dom
-            .attr(id, "type")
-            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
-        if !is_json_ld {
-            continue;
-        }
-        let text = dom.text_content(id);
+    for &id in &page.json_ld {
+        let text = script_text(dom, id);
         if !text.contains("articleBody") {
             continue;
         }
@@ -75,23 +70,29 @@ const ARTICLE_TYPES: &[&str] = &[
 const DISCUSSION_TYPES: &[&str] = &["DiscussionForumPosting", "QAPage"];
 
 /// The JSON-LD scripts of the page, parsed (those that parse).
-fn json_ld(dom: &Dom) -> impl Iterator<Item = serde_json::Value> + '_ {
-    dom.elements_by_name("script").filter_map(|id| {
-        let is_json_ld = dom
-            .attr(id, "type")
-            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
-        if !is_json_ld {
-            return None;
-        }
-        serde_json::from_str(&dom.text_content(id)).ok()
-    })
+fn json_ld(page: &Page) -> impl Iterator<Item = serde_json::Value> + '_ {
+    page.json_ld
+        .iter()
+        .filter_map(|&id| serde_json::from_str(&script_text(&page.dom, id)).ok())
+}
+
+/// A script's text: borrowed from its one text node (the usual case), else joined.
+fn script_text(dom: &Dom, id: NodeId) -> std::borrow::Cow<'_, str> {
+    let mut children = dom.children(id);
+    if let (Some(only), None) = (children.next(), children.next())
+        && let Some(text) = dom.text(only)
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(dom.text_content(id))
 }
 
 /// The schema.org types the page declares for itself: the `@type` of each JSON-LD document
 /// (or of each entry of its list or `@graph`), and the `itemtype` of microdata items that are
 /// not inside another item. Types nested deeper (the comments of an article, the author of a
 /// post) describe parts of the page, not the page.
-fn page_types(dom: &Dom) -> Vec<String> {
+fn page_types(page: &Page) -> Vec<String> {
+    let dom = &page.dom;
     let mut types = Vec::new();
     let mut add = |value: &serde_json::Value| match value.get("@type") {
         Some(serde_json::Value::String(t)) => types.push(t.clone()),
@@ -100,7 +101,7 @@ fn page_types(dom: &Dom) -> Vec<String> {
         }
         _ => {}
     };
-    for document in json_ld(dom) {
+    for document in json_ld(page) {
         let entries: Vec<&serde_json::Value> = match &document {
             serde_json::Value::Array(list) => list.iter().collect(),
             other => vec![other],
@@ -138,7 +139,8 @@ fn page_types(dom: &Dom) -> Vec<String> {
 
 /// True when the page calls itself an article: `<meta property="og:type" content="article">`
 /// or an article type in its structured data.
-pub(super) fn declares_article(dom: &Dom) -> bool {
+pub(super) fn declares_article(page: &Page) -> bool {
+    let dom = &page.dom;
     let og = dom.elements_by_name("meta").any(|id| {
         dom.attr(id, "property")
             .is_some_and(|p| p.trim() == "og:type")
@@ -146,14 +148,14 @@ pub(super) fn declares_article(dom: &Dom) -> bool {
                 .attr(id, "content")
                 .is_some_and(|c| c.trim().eq_ignore_ascii_case("article"))
     });
-    og || page_types(dom)
+    og || page_types(page)
         .iter()
         .any(|t| ARTICLE_TYPES.contains(&t.as_str()))
 }
 
 /// True when the page's structured data declares the page a discussion.
-pub(super) fn declares_discussion(dom: &Dom) -> bool {
-    page_types(dom)
+pub(super) fn declares_discussion(page: &Page) -> bool {
+    page_types(page)
         .iter()
         .any(|t| DISCUSSION_TYPES.contains(&t.as_str()))
 }
@@ -187,23 +189,39 @@ fn find_article_body(value: &serde_json::Value, depth: u32, best: &mut Option<St
 }
 
 /// How many of `text`'s words are in `body`, and how many words it has.
-fn share_in_body(text: &str, body: &HashSet<String>) -> (usize, usize) {
-    let words = super::words(text);
-    let inside = words.iter().filter(|w| body.contains(*w)).count();
-    (inside, words.len())
+fn share_in_body(text: &str, body: &HashSet<String>, buffer: &mut String) -> (usize, usize) {
+    let (mut inside, mut total) = (0, 0);
+    for word in super::word_tokens(text) {
+        total += 1;
+        inside += usize::from(body.contains(lower_into(word, buffer)));
+    }
+    (inside, total)
+}
+
+/// `word` lower-cased into `buffer` (ASCII without the Unicode tables, as most words are), as
+/// the body's words were.
+fn lower_into<'b>(word: &str, buffer: &'b mut String) -> &'b str {
+    buffer.clear();
+    if word.is_ascii() {
+        buffer.push_str(word);
+        buffer.make_ascii_lowercase();
+    } else {
+        buffer.push_str(&word.to_lowercase());
+    }
+    buffer
 }
 
 /// True when the content `labels` hold at least [`AGREES`] of the body's distinct words.
 pub(super) fn agrees(page: &Page, labels: &[Label], body: &DeclaredBody) -> bool {
     let body = &body.words;
     let mut found: HashSet<&str> = HashSet::new();
+    let mut buffer = String::new();
     for (block, label) in page.blocks.iter().zip(labels) {
         if !label.is_content() {
             continue;
         }
         for word in super::word_tokens(&block.text) {
-            let lower = word.to_lowercase();
-            if let Some(w) = body.get(&lower) {
+            if let Some(w) = body.get(lower_into(word, &mut buffer)) {
                 found.insert(w.as_str());
             }
         }
@@ -238,6 +256,7 @@ pub(super) fn body_blocks(
     body: &DeclaredBody,
 ) -> Option<(NodeId, Vec<BodyVerdict>)> {
     let dom = &page.dom;
+    let mut buffer = String::new();
     let in_body: Vec<bool> = page
         .blocks
         .iter()
@@ -245,7 +264,7 @@ pub(super) fn body_blocks(
             if b.kind == BlockKind::Image || b.words < MIN_BODY_BLOCK_WORDS {
                 return false;
             }
-            let (inside, total) = share_in_body(&b.text, &body.words);
+            let (inside, total) = share_in_body(&b.text, &body.words, &mut buffer);
             inside as f32 >= BLOCK_IN_BODY * total as f32
         })
         .collect();

@@ -11,7 +11,7 @@ use super::select::NodeFacts;
 use super::stats::Stats;
 use super::widen::is_furniture_element;
 use super::{Pick, clean};
-use crate::dom::{Dom, NodeId};
+use crate::dom::{Dom, Edge, NodeId};
 use crate::page::{BlockKind, Page};
 
 /// Fewest alike items that make a grid: three could be a page's columns.
@@ -64,19 +64,32 @@ fn in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: NodeId)
     false
 }
 
-/// Finds the page's largest grid of alike items, if it has one.
-pub(super) fn find(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Option<Grid> {
+/// Finds the page's largest grid of alike items holding at least `min_words` words, if it has
+/// one. (A high floor lets the search skip nearly every subtree of an article page.)
+pub(super) fn find(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    min_words: u32,
+) -> Option<Grid> {
+    let min_words = min_words.max(MIN_GRID_WORDS);
     let dom = &page.dom;
     let mut best: Option<Grid> = None;
     // Ordered, so that of two grids of equal size the same one wins on every run.
     let mut groups: BTreeMap<(String, String), Vec<NodeId>> = BTreeMap::new();
-    for parent in dom.descendants(dom.root()) {
-        if !dom.is_element(parent) || super::select::is_page_wrapper(dom, parent) {
+    let mut walk = dom.traverse(dom.root());
+    while let Some(edge) = walk.next() {
+        let Edge::Open(parent) = edge else { continue };
+        if !dom.is_element(parent) {
             continue;
         }
         let a = stats.get(parent);
-        // Not even the whole subtree could beat the best grid so far.
-        if a.words < MIN_GRID_WORDS || best.as_ref().is_some_and(|b| a.words <= b.words) {
+        // Not even the whole subtree could beat the best grid so far, nor could any part of it.
+        if a.words < min_words || best.as_ref().is_some_and(|b| a.words <= b.words) {
+            walk.skip_children();
+            continue;
+        }
+        if super::select::is_page_wrapper(dom, parent) {
             continue;
         }
         groups.clear();
@@ -103,7 +116,7 @@ pub(super) fn find(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Opt
                 continue;
             }
             let words: u32 = items.iter().map(|&i| stats.get(i).words).sum();
-            if words < MIN_GRID_WORDS
+            if words < min_words
                 || (words as f32) < MIN_ITEM_WORDS * items.len() as f32
                 || best.as_ref().is_some_and(|b| words <= b.words)
             {
