@@ -8,10 +8,11 @@ mod common;
 use pith::eval::run::Mode;
 
 /// Measured: pith-page 0.955 on scrapinghub-aeb (0.952 since starved extractions widen), 0.956 on
-/// l3s-gn1 (the default equal on both).
+/// l3s-gn1 (0.967 since runaway titles are closed; the default equal on both). At most 1% of the
+/// pages may keep less than a fifth of their gold.
 #[test]
 fn page_level_extractor_and_default_on_single_page_datasets_keep_their_floor() {
-    for (dataset, floor) in [("scrapinghub-aeb", 0.945), ("l3s-gn1", 0.946)] {
+    for (dataset, floor) in [("scrapinghub-aeb", 0.945), ("l3s-gn1", 0.957)] {
         let summaries = common::evaluate(dataset, &["pith-page", "pith"], Mode::Causal);
         let row = |m: &str| {
             summaries
@@ -31,7 +32,7 @@ fn page_level_extractor_and_default_on_single_page_datasets_keep_their_floor() {
             "{dataset}: the default is more than 0.005 below pith-page"
         );
         assert!(
-            page_level.vanished * 50 < page_level.pages,
+            page_level.vanished * 100 <= page_level.pages,
             "{dataset}: {} of {} pages vanished",
             page_level.vanished,
             page_level.pages
@@ -42,8 +43,9 @@ fn page_level_extractor_and_default_on_single_page_datasets_keep_their_floor() {
 /// wcxb-dev400: 400 pages of 2025–26 of seven types, one site each, every line of the manifest
 /// scored (two pages have neither URL nor site). Measured when set: pith 0.753 overall, 50
 /// pages under a fifth of their gold (94 before pith-page widened starved extractions to the
-/// page's prose region); articles 0.933, forums 0.605. The floors: the mean less 0.01, and at
-/// most 3 more vanished pages than measured.
+/// page's prose region); articles 0.933, forums 0.605. Raised after grids, second readings and
+/// the declared body: 0.796, 28 pages, articles 0.940, forums 0.698. The floors: the mean less
+/// 0.01, and at most 3 more vanished pages than measured.
 #[test]
 fn every_wcxb_page_is_scored_and_few_come_out_blank() {
     let results = common::run_results("wcxb-dev400", &["pith"], Mode::Causal);
@@ -54,9 +56,9 @@ fn every_wcxb_page_is_scored_and_few_come_out_blank() {
         "wcxb-dev400: pith {:.4}, vanished {}",
         summary.overall.f1, summary.overall.vanished
     );
-    assert!(summary.overall.f1 >= 0.743, "{:.4}", summary.overall.f1);
+    assert!(summary.overall.f1 >= 0.786, "{:.4}", summary.overall.f1);
     assert!(
-        summary.overall.vanished <= 53,
+        summary.overall.vanished <= 31,
         "{} pages vanished",
         summary.overall.vanished
     );
@@ -68,6 +70,6 @@ fn every_wcxb_page_is_scored_and_few_come_out_blank() {
             .unwrap_or_default()
     };
     println!("articles {:.4}, forums {:.4}", f1("article"), f1("forum"));
-    assert!(f1("article") >= 0.923, "articles {:.4}", f1("article"));
-    assert!(f1("forum") >= 0.595, "forums {:.4}", f1("forum"));
+    assert!(f1("article") >= 0.930, "articles {:.4}", f1("article"));
+    assert!(f1("forum") >= 0.688, "forums {:.4}", f1("forum"));
 }
