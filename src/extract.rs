@@ -21,6 +21,10 @@ pub struct Document<'a> {
     pub title: Option<&'a str>,
     /// The document's time in the stream, unix seconds (history window clock).
     pub time: i64,
+    /// The feed entry's own text (its summary, or its content when it has no summary), HTML or
+    /// plain: when it is the article's text at length, it says where the article lives on the
+    /// page, which no page-level extractor knows.
+    pub entry_text: Option<&'a str>,
 }
 
 /// A document after ingestion: parsed, keyed, and (with a URL) counted in its site's tree.
@@ -141,7 +145,7 @@ impl Engine {
             .transpose()?;
         let base = doc.url.and_then(|u| url::Url::parse(u).ok());
         let page = page::parse_page(doc.bytes, doc.declared_charset, base.as_ref());
-        let page_level = article::extract(&page);
+        let page_level = article::extract_with_entry(&page, doc.entry_text);
         Ok(Ingested {
             page,
             page_level,
@@ -265,6 +269,7 @@ mod tests {
                 url: Some(&url),
                 title: None,
                 time: n as i64,
+                entry_text: None,
             };
             last = Some(engine.ingest(&mut store, &doc).unwrap());
         }

@@ -919,6 +919,7 @@ fn extract(
         url: Some(url),
         title,
         time: now(),
+        entry_text: None,
     };
     let ingested = engine
         .ingest(&mut store, &doc)

@@ -162,6 +162,7 @@ pub fn open_article(
         url: Some(&page.url),
         title: Some(&item.title),
         time: page.fetched,
+        entry_text: item.summary.as_deref(),
     };
     // The document is looked up by its key: it may have left the tree's history window since.
     let tree_doc = match (&item.domain, &item.url_key) {

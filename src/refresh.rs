@@ -806,6 +806,7 @@ fn process_entry(
         url: Some(&page.url),
         title: entry.title.as_deref(),
         time: now,
+        entry_text: entry.summary.as_deref(),
     };
     // Parsed here, in parallel with the other workers; only the insert takes the connection.
     let ingested = shared.engine.reopen(&doc, None).and_then(|mut opened| {
@@ -916,6 +917,7 @@ fn classify_and_store(
                     url: Some(&page.url),
                     title: entry.title.as_deref(),
                     time: unix_now(),
+                    entry_text: entry.summary.as_deref(),
                 },
                 tree_doc,
             )?

@@ -77,6 +77,7 @@ fn pith_pipeline(
         url: Some(&page.url),
         title: page.title.as_deref(),
         time,
+        entry_text: None,
     };
     let Ok(ingested) = engine.ingest(store, &doc) else {
         return 0;

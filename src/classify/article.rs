@@ -58,13 +58,20 @@ pub fn classify(page: &Page) -> Vec<Label> {
 
 /// Runs the extractor on `page`: the labels and the containers they came from.
 pub fn extract(page: &Page) -> ArticleExtraction {
+    extract_with_entry(page, None)
+}
+
+/// Runs the extractor on `page` with the feed entry's own text (HTML or plain) as evidence:
+/// when the page declares no article body of its own and the entry's text is the article at
+/// length, the page's blocks that are that text are the article (see [`declared`]).
+pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtraction {
     with_scores(page, |stats, facts, scores| {
         let choice = select::choose(page, stats, facts, scores).filter(|c| stands_out(stats, c));
         let first = match choice {
             Some(choice) => from_containers(page, stats, facts, &choice),
             None => fallback(page, stats),
         };
-        let (first, settled) = follow_declared_body(page, stats, first);
+        let (first, settled) = follow_declared_body(page, stats, first, entry_text);
         if settled {
             return first;
         }
@@ -81,8 +88,16 @@ fn follow_declared_body(
     page: &Page,
     stats: &Stats,
     first: ArticleExtraction,
+    entry_text: Option<&str>,
 ) -> (ArticleExtraction, bool) {
-    let Some(body) = declared::article_body(page) else {
+    let declared = declared::article_body(page)
+        .map(|b| (b, "the page's articleBody (JSON-LD)"))
+        .or_else(|| {
+            entry_text
+                .and_then(declared::entry_body)
+                .map(|b| (b, "the feed entry's text"))
+        });
+    let Some((body, source)) = declared else {
         return (first, false);
     };
     if declared::agrees(page, &first.labels, &body) {
@@ -92,8 +107,8 @@ fn follow_declared_body(
         return (first, false);
     };
     let why = format!(
-        "declared: the page's articleBody (JSON-LD) has this text, in {}; the chosen container \
-         held less than {:.0}% of it",
+        "declared: {source} has this text, in {}; the chosen container held less than {:.0}% \
+         of it",
         select::describe(&page.dom, region),
         declared::AGREES * 100.0
     );
@@ -109,15 +124,15 @@ fn follow_declared_body(
                 declared::BodyVerdict::Body => page_label(Verdict::Content, why.clone()),
                 declared::BodyVerdict::ImageInside => page_label(
                     Verdict::Content,
-                    "declared: an image inside the articleBody's region".into(),
+                    "declared: an image inside the declared text's region".into(),
                 ),
                 declared::BodyVerdict::BodyElsewhere => page_label(
                     Verdict::Boilerplate,
-                    "declared: articleBody text outside its region (a teaser of the story)".into(),
+                    "declared: declared text outside its region (a teaser of the story)".into(),
                 ),
                 declared::BodyVerdict::Other => page_label(
                     Verdict::Boilerplate,
-                    "declared: not the page's articleBody".into(),
+                    "declared: not the declared text".into(),
                 ),
             }
         })

@@ -461,6 +461,7 @@ mod tests {
                     url: Some(&url),
                     title: Some(&title),
                     time: n as i64 * 3600,
+                    entry_text: None,
                 },
             )
             .unwrap()
@@ -557,6 +558,7 @@ mod tests {
                     url: Some(url),
                     title: Some("Short note"),
                     time: 99 * 3600,
+                    entry_text: None,
                 },
             )
             .unwrap();
@@ -638,6 +640,7 @@ mod tests {
                             url: Some(&url),
                             title: Some(&title),
                             time: n as i64 * 3600,
+                            entry_text: None,
                         },
                     )
                     .unwrap(),

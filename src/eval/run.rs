@@ -248,6 +248,7 @@ fn ingest(
         url: page.url.as_deref(),
         title: page.title.as_deref(),
         time,
+        entry_text: None,
     };
     match engine.ingest(store, &doc) {
         Ok(i) => Ok(i),
@@ -312,6 +313,7 @@ fn run_page(
                 url,
                 title: page.title.as_deref(),
                 time,
+                entry_text: None,
             };
             engine
                 .reopen(&document, doc)

@@ -171,6 +171,7 @@ pub fn build(path: &Path, pages: usize) -> Fixture {
             url: Some(&u),
             title: Some(&t),
             time: now + n as i64 * 3600,
+            entry_text: None,
         };
         ingested.push(engine.ingest(&mut store, &doc).expect("ingest"));
     }

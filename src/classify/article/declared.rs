@@ -55,6 +55,31 @@ pub(super) fn article_body(page: &Page) -> Option<DeclaredBody> {
     })
 }
 
+/// The feed entry's text as a declared body, when it is the article at length (a full-content
+/// feed) rather than a teaser. HTML is cut into blocks as a page would be, so that markup and
+/// entities never count as words.
+pub(super) fn entry_body(entry_text: &str) -> Option<DeclaredBody> {
+    let text: String = if entry_text.contains('<') {
+        let fragment = crate::page::page_from_html(entry_text, None);
+        let lines: Vec<&str> = fragment.blocks.iter().map(|b| b.text.as_str()).collect();
+        lines.join(" ")
+    } else {
+        entry_text.to_owned()
+    };
+    let words = super::words(&text);
+    if words.len() < MIN_ENTRY_WORDS {
+        return None;
+    }
+    Some(DeclaredBody {
+        tokens: words.len(),
+        words: words.into_iter().collect(),
+    })
+}
+
+/// A feed entry's text shorter than this (in words) is a summary, not the article: it says too
+/// little about where the article lives to overrule the page.
+const MIN_ENTRY_WORDS: usize = 150;
+
 /// Schema.org types of an article.
 const ARTICLE_TYPES: &[&str] = &[
     "Article",

@@ -367,3 +367,43 @@ fn a_shop_category_keeps_its_grid_of_products() {
     assert!(!has(&kept, "Shipping and returns"), "{kept:#?}");
     assert!(!has(&kept, "World"), "{kept:#?}");
 }
+
+#[test]
+fn a_full_text_feed_entry_says_where_the_article_is() {
+    // The same trap as above, with no JSON-LD: the feed entry carries the story's full text.
+    let lines: Vec<String> = (0..9)
+        .map(|n| {
+            format!(
+                "Line {n} of the harbour story reports how the new ferry timetable was agreed \
+                 and what it changes for commuters"
+            )
+        })
+        .collect();
+    let cells: String = lines
+        .iter()
+        .map(|l| format!("<tr><td>{l}</td><td><a href=/x>x</a></td></tr>"))
+        .collect();
+    let entry: String = lines.iter().map(|l| format!("<p>{l}.</p>")).collect();
+    let html = format!(
+        "<html><head><title>Ferry timetable agreed</title></head><body>{NAV}\
+         <div class=offer><h2>Subscribe</h2><p>Get every story, every morning, with offers, \
+         puzzles, recipes, and more, for one low price, and cancel, whenever you like.</p>\
+         <p>Already a subscriber? Sign in, and read on, on any device, at home, at work, or on \
+         the go, with no limits.</p><p>Questions? Call us, or write, any day, from eight to \
+         eight, and we will help, gladly, at once.</p></div><table>{cells}</table></body></html>"
+    );
+    let base = Url::parse("https://example.com/news/story").ok();
+    let page = page_from_html(&html, base.as_ref());
+    let with_entry = extract_with_entry(&page, Some(&entry));
+    let kept_with = kept(&page, &with_entry);
+    for n in 0..9 {
+        assert!(
+            has(&kept_with, &format!("Line {n} of the harbour story")),
+            "{kept_with:#?}"
+        );
+    }
+    assert!(!has(&kept_with, "Get every story"), "{kept_with:#?}");
+    // A summary of a sentence or two says too little to overrule the page.
+    let summary = format!("<p>{}.</p>", lines[0]);
+    assert_eq!(extract_with_entry(&page, Some(&summary)), extract(&page));
+}

@@ -1,0 +1,99 @@
+//! The feed entry's own text is evidence of where the article lives: a full-text entry overrules
+//! a page whose best-scored box is not the story, both when the refresh stores the article and
+//! when `pith read` classifies the stored page again; a one-line summary changes nothing.
+
+mod common;
+
+use common::server::{Reply, Server, rss};
+use common::{must, pith};
+use pith::store::{ItemFilter, Store};
+
+/// A page whose story is laid out as table rows (which score poorly) beside a subscription box
+/// of real paragraphs (which scores well).
+fn trap_page(title: &str, lines: &[String]) -> String {
+    let cells: String = lines
+        .iter()
+        .map(|l| format!("<tr><td>{l}</td><td><a href=\"/x\">x</a></td></tr>"))
+        .collect();
+    format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title></head><body>\
+         <div class=\"offer\"><h2>Subscribe</h2><p>Get every story, every morning, with offers, \
+         puzzles, recipes, and more, for one low price, and cancel, whenever you like.</p>\
+         <p>Already a subscriber? Sign in, and read on, on any device, at home, at work, or on \
+         the go, with no limits.</p><p>Questions? Call us, or write, any day, from eight to \
+         eight, and we will help, gladly, at once.</p></div><table>{cells}</table></body></html>"
+    )
+}
+
+fn story(topic: &str) -> Vec<String> {
+    (0..9)
+        .map(|n| {
+            format!(
+                "Line {n} of the {topic} story reports how the new timetable was agreed and \
+                 what it changes for commuters"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_full_text_entry_overrules_the_page_and_a_summary_does_not() {
+    let server = Server::start();
+    let r = &server.routes;
+    let (full, short) = (story("harbour"), story("airport"));
+    let entries = vec![
+        (
+            "Harbour timetable".to_string(),
+            server.url("/news/harbour.html"),
+            full.join(". "),
+        ),
+        (
+            "Airport timetable".to_string(),
+            server.url("/news/airport.html"),
+            short[0].clone(),
+        ),
+    ];
+    r.set(
+        "/feed.xml",
+        Reply::ok("application/rss+xml", rss("News", &entries)),
+    );
+    r.set(
+        "/news/harbour.html",
+        Reply::ok("text/html", trap_page("Harbour timetable", &full)),
+    );
+    r.set(
+        "/news/airport.html",
+        Reply::ok("text/html", trap_page("Airport timetable", &short)),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    must(pith(&db, &["add", &server.url("/feed.xml")]), "add");
+    let items = Store::open(&db)
+        .unwrap()
+        .items(&ItemFilter::default())
+        .unwrap();
+    assert_eq!(items.len(), 2, "{items:?}");
+    let id_of = |path: &str| {
+        items
+            .iter()
+            .find(|i| i.link.ends_with(path))
+            .map(|i| i.id.to_string())
+            .expect("item")
+    };
+    let harbour = must(pith(&db, &["read", &id_of("/news/harbour.html")]), "read");
+    for n in 0..9 {
+        assert!(
+            harbour.contains(&format!("Line {n} of the harbour story")),
+            "{harbour}"
+        );
+    }
+    assert!(!harbour.contains("Get every story"), "{harbour}");
+    // Without the entry's text the page's own choice stands (the trap works).
+    let airport = must(pith(&db, &["read", &id_of("/news/airport.html")]), "read");
+    assert!(airport.contains("Get every story"), "{airport}");
+    // The clean text the refresh stored (the full-text index) is the story's too: only the
+    // harbour item holds "commuters", a word of its story lines and of no title.
+    let found = must(pith(&db, &["search", "commuters"]), "search");
+    assert!(found.contains("Harbour timetable"), "{found}");
+    assert!(!found.contains("Airport timetable"), "{found}");
+}
