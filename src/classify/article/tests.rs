@@ -407,3 +407,29 @@ fn a_full_text_feed_entry_says_where_the_article_is() {
     let summary = format!("<p>{}.</p>", lines[0]);
     assert_eq!(extract_with_entry(&page, Some(&summary)), extract(&page));
 }
+
+#[test]
+fn a_ticker_of_linked_teasers_is_no_reason_to_widen_a_story() {
+    // A "breaking news" list above the story: each entry links its headline and runs on into a
+    // summary, together more prose than the story itself.
+    let ticker: String = (0..14)
+        .map(|n| {
+            format!(
+                "<li><a href=/s/{n}>Headline number {n} about another matter</a> NEW DELHI: \
+                 the summary of story {n} goes on for a while, with names, places and a \
+                 quote or two from officials.</li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Deportees return home</title></head><body>{NAV}\
+         <div class=top><div class=breaking><ul>{ticker}</ul></div></div>\
+         <div class=content><div class=main><div class=story><h2>Deportees return home</h2>{}\
+         </div><div class=tools><a href=/print>Print</a></div></div></div></body></html>",
+        paragraphs(0..5)
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Paragraph 4 of the article"), "{kept:#?}");
+    assert!(!has(&kept, "the summary of story"), "{kept:#?}");
+}

@@ -69,6 +69,9 @@ pub(super) fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
 /// news story's comment thread is often longer than the story.
 pub(super) const ARTICLE_WORDS: u32 = 50;
 
+/// Link words from which a list entry links a headline of its own.
+const TEASER_LINK_WORDS: u32 = 3;
+
 /// Per node, the prose words below it that are not inside furniture (nor, when `strict`, in a
 /// comment, a sidebar or one of many alike items with bylines), and the page's total of them.
 fn prose_per_node(
@@ -86,9 +89,11 @@ fn prose_per_node(
     let mut path = Vec::new();
     let mut previous: Option<&crate::page::Block> = None;
     for (block, label) in page.blocks.iter().zip(first) {
-        // A summary right under a linked headline is a teaser of another page: when an article
-        // was found, teasers around it are no reason to widen.
-        let teaser = previous.is_some_and(|p| p.words > 0 && p.link_density() >= 0.8);
+        // A summary right under a linked headline, or a list entry that links its own headline,
+        // is a teaser of another page: when an article was found, teasers around it are no
+        // reason to widen.
+        let teaser = previous.is_some_and(|p| p.words > 0 && p.link_density() >= 0.8)
+            || (block.kind == BlockKind::ListItem && block.link_words >= TEASER_LINK_WORDS);
         if block.kind != BlockKind::Image {
             previous = Some(block);
         }
