@@ -800,13 +800,14 @@ fn process_entry(
         }
         Err(e) => return store_failed(shared, job, index, entry_ref, &e.to_string()).map(Some),
     };
+    let evidence = evidence_text(shared, job, index)?;
     let doc = Document {
         bytes: &page.body,
         declared_charset: page.content_type.as_deref(),
         url: Some(&page.url),
         title: entry.title.as_deref(),
         time: now,
-        entry_text: entry.summary.as_deref(),
+        entry_text: evidence.as_deref(),
     };
     // Parsed here, in parallel with the other workers; only the insert takes the connection.
     let ingested = shared.engine.reopen(&doc, None).and_then(|mut opened| {
@@ -891,6 +892,25 @@ fn store_failed(
 
 /// Classifies an ingested page (parsing it again when it was staged) and stores the item, or,
 /// when it keeps images not stored yet, queues their downloads and stores it after the last.
+/// The feed's text the classification of entry `index`'s page takes as evidence: the entry's
+/// summary, or, when the page completes an item stored earlier (a retry), the summary that item
+/// keeps. Reading classifies the stored page again with the stored summary, so the text stored
+/// now and every later reading agree, whichever feed's entry completed the item.
+fn evidence_text(
+    shared: &Shared<'_>,
+    job: &FeedJob,
+    index: usize,
+) -> Result<Option<String>, RefreshError> {
+    if let Some(&failed) = job.retries.get(&index) {
+        return Ok(shared.db()?.item(failed)?.and_then(|item| item.summary));
+    }
+    Ok(job
+        .parsed
+        .entries
+        .get(index)
+        .and_then(|e| e.summary.clone()))
+}
+
 fn classify_and_store(
     shared: &Shared<'_>,
     job: &Arc<FeedJob>,
@@ -910,6 +930,7 @@ fn classify_and_store(
         Some(i) => i,
         None => {
             let raw = bytes.decompress()?;
+            let evidence = evidence_text(shared, job, index)?;
             engine.reopen(
                 &Document {
                     bytes: &raw,
@@ -917,7 +938,7 @@ fn classify_and_store(
                     url: Some(&page.url),
                     title: entry.title.as_deref(),
                     time: unix_now(),
-                    entry_text: entry.summary.as_deref(),
+                    entry_text: evidence.as_deref(),
                 },
                 tree_doc,
             )?

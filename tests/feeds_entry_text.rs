@@ -97,3 +97,59 @@ fn a_full_text_entry_overrules_the_page_and_a_summary_does_not() {
     assert!(found.contains("Harbour timetable"), "{found}");
     assert!(!found.contains("Airport timetable"), "{found}");
 }
+
+/// A page that failed under one feed and is completed by another feed's retry is classified
+/// with the summary its item keeps, so the stored clean text and `pith read` agree.
+#[test]
+fn a_retry_from_another_feed_classifies_with_the_stored_summary() {
+    let server = Server::start();
+    let r = &server.routes;
+    let lines = story("bridge");
+    let link = server.url("/news/bridge.html");
+    r.set(
+        "/a.xml",
+        Reply::ok(
+            "application/rss+xml",
+            rss(
+                "A",
+                &[("Bridge timetable".into(), link.clone(), lines[0].clone())],
+            ),
+        ),
+    );
+    r.set(
+        "/b.xml",
+        Reply::ok(
+            "application/rss+xml",
+            rss(
+                "B",
+                &[("Bridge timetable".into(), link.clone(), lines.join(". "))],
+            ),
+        ),
+    );
+    r.set("/news/bridge.html", Reply::status(503));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    must(pith(&db, &["add", &server.url("/a.xml")]), "add A");
+    r.set(
+        "/news/bridge.html",
+        Reply::ok("text/html", trap_page("Bridge timetable", &lines)),
+    );
+    must(pith(&db, &["add", &server.url("/b.xml")]), "add B");
+    // Feed A no longer lists the story: the next refresh retries it through B's entry alone.
+    r.set("/a.xml", Reply::ok("application/rss+xml", rss("A", &[])));
+    must(pith(&db, &["refresh"]), "refresh");
+    let items = Store::open(&db)
+        .unwrap()
+        .items(&ItemFilter::default())
+        .unwrap();
+    assert_eq!(items.len(), 1, "{items:?}");
+    assert!(items[0].fetch_error.is_none(), "{items:?}");
+    let read = must(pith(&db, &["read", &items[0].id.to_string()]), "read");
+    let found = must(pith(&db, &["search", "commuters"]), "search");
+    let read_has_story = read.contains("Line 8 of the bridge story");
+    let stored_has_story = found.contains("Bridge timetable");
+    assert_eq!(
+        read_has_story, stored_has_story,
+        "read:\n{read}\nsearch:\n{found}"
+    );
+}
