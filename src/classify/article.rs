@@ -212,6 +212,22 @@ fn grid_if_no_article(
     }
 }
 
+/// The deepest node whose `per_node` count (words of some kind below it) is at least `needed`:
+/// the smallest region of the page that holds that much, found by walking down from the root
+/// into the first child that still does.
+fn deepest_holding(dom: &crate::dom::Dom, per_node: &[u32], needed: u32) -> NodeId {
+    let mut region = dom.root();
+    'descend: loop {
+        for child in dom.children(region) {
+            if per_node.get(child as usize).copied().unwrap_or(0) >= needed {
+                region = child;
+                continue 'descend;
+            }
+        }
+        return region;
+    }
+}
+
 /// What a step that replaces the extraction's choice (widening, a grid) says of one block.
 enum Pick {
     /// Content, for this reason.

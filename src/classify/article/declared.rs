@@ -312,17 +312,7 @@ pub(super) fn body_blocks(
     if (total as usize) * 2 < body.tokens {
         return None;
     }
-    let needed = (total / 5 * 4).max(1);
-    let mut region = dom.root();
-    'descend: loop {
-        for child in dom.children(region) {
-            if per_node.get(child as usize).copied().unwrap_or(0) >= needed {
-                region = child;
-                continue 'descend;
-            }
-        }
-        break;
-    }
+    let region = super::deepest_holding(dom, &per_node, (total / 5 * 4).max(1));
     if !dom.is_element(region) || dom.is_html(region, &local_name!("html")) {
         return None;
     }

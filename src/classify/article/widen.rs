@@ -86,7 +86,6 @@ fn prose_per_node(
     // 0 = unknown, 1 = clear, 2 = inside furniture; filled on the way up, once per node.
     let mut furniture = vec![0u8; dom.len()];
     let mut total = 0;
-    let mut path = Vec::new();
     let mut previous: Option<&crate::page::Block> = None;
     for (block, label) in page.blocks.iter().zip(first) {
         // A summary right under a linked headline, or a list entry that links its own headline,
@@ -100,25 +99,7 @@ fn prose_per_node(
         if !stats::is_prose(block) || super::in_comment_section(label) || (strict && teaser) {
             continue;
         }
-        path.clear();
-        let mut inside = false;
-        let mut node = Some(block.node);
-        while let Some(n) = node {
-            match furniture.get(n as usize) {
-                Some(0) => path.push(n),
-                Some(v) => {
-                    inside = *v == 2;
-                    break;
-                }
-                None => break,
-            }
-            node = dom.parent(n);
-        }
-        for &n in path.iter().rev() {
-            inside = inside || is_furniture_element(dom, n);
-            furniture[n as usize] = if inside { 2 } else { 1 };
-        }
-        if inside {
+        if in_furniture(dom, &mut furniture, block.node, dom.root()) {
             continue;
         }
         if strict && around_an_article(page, stats, facts, block.node) {
@@ -217,16 +198,7 @@ pub(super) fn starved(
     }
     let dom = &page.dom;
     let needed = (total as f32 * REGION_SHARE).ceil() as u32;
-    let mut region = dom.root();
-    'descend: loop {
-        for child in dom.children(region) {
-            if per_node.get(child as usize).copied().unwrap_or(0) >= needed {
-                region = child;
-                continue 'descend;
-            }
-        }
-        break;
-    }
+    let region = super::deepest_holding(dom, &per_node, needed);
     let inside = per_node.get(region as usize).copied().unwrap_or(0);
     // The region must bring real prose back, not the same few paragraphs.
     if inside < kept.saturating_mul(2) || !dom.is_element(region) {
