@@ -44,7 +44,7 @@ fn page_level_extractor_and_default_on_single_page_datasets_keep_their_floor() {
 /// scored (two pages have neither URL nor site). Measured when set: pith 0.753 overall, 50
 /// pages under a fifth of their gold (94 before pith-page widened starved extractions to the
 /// page's prose region); articles 0.933, forums 0.605. Raised after grids, second readings and
-/// the declared body: 0.796, 28 pages, articles 0.940, forums 0.698. The floors: the mean less
+/// the declared body: 0.797, 27 pages, articles 0.940, forums 0.698. The floors: the mean less
 /// 0.01, and at most 3 more vanished pages than measured.
 #[test]
 fn every_wcxb_page_is_scored_and_few_come_out_blank() {
@@ -58,7 +58,7 @@ fn every_wcxb_page_is_scored_and_few_come_out_blank() {
     );
     assert!(summary.overall.f1 >= 0.786, "{:.4}", summary.overall.f1);
     assert!(
-        summary.overall.vanished <= 31,
+        summary.overall.vanished <= 30,
         "{} pages vanished",
         summary.overall.vanished
     );

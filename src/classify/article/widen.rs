@@ -201,7 +201,16 @@ pub(super) fn starved(
     let region = super::deepest_holding(dom, &per_node, needed);
     let inside = per_node.get(region as usize).copied().unwrap_or(0);
     // The region must bring real prose back, not the same few paragraphs.
-    if inside < kept.saturating_mul(2) || !dom.is_element(region) {
+    // Nor may it hold less prose than all the text kept: an extraction of short lines (a
+    // product's specifications, a list) is not starved for having no prose.
+    let kept_text: u32 = page
+        .blocks
+        .iter()
+        .zip(labels)
+        .filter(|(_, l)| l.is_content())
+        .map(|(b, _)| b.words)
+        .sum();
+    if inside < kept.saturating_mul(2) || inside < kept_text || !dom.is_element(region) {
         return None;
     }
     Some(Widening {
