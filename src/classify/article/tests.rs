@@ -433,3 +433,25 @@ fn a_ticker_of_linked_teasers_is_no_reason_to_widen_a_story() {
     assert!(has(&kept, "Paragraph 4 of the article"), "{kept:#?}");
     assert!(!has(&kept, "the summary of story"), "{kept:#?}");
 }
+
+#[test]
+fn an_extraction_of_short_lines_is_not_widened_to_a_smaller_box_of_prose() {
+    // A product's details are short lines, none of them prose; a small how-to box has three
+    // sentences. Keeping the details is right: they hold more text than the box.
+    let specs: String = (0..16)
+        .map(|n| format!("<li>Detail {n}: staple cotton percale, woven tight, soft</li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Classic sheet set</title></head><body>{NAV}\
+         <div class=product><h1>Classic sheet set</h1><ul class=details>{specs}</ul></div>\
+         <div class=steps><p>Wash the sheets in cold water before the first night of use and \
+         keep them apart from towels</p><p>Tumble dry them on low heat and take them out while \
+         still warm to keep them smooth</p><p>Iron them only if you like crisp sheets with a \
+         smooth cool feel in the summer</p><p>Store them folded in a dry cupboard away from the \
+         sun and damp air</p></div>\
+         </body></html>"
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Detail 15: staple cotton"), "{kept:#?}");
+}
