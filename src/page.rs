@@ -101,7 +101,16 @@ impl BlockHash {
     }
 }
 
+/// Words from which a block with little link text reads like a sentence of prose rather than a
+/// label, a menu entry or a date.
+pub const PROSE_WORDS: u32 = 10;
+
 impl Block {
+    /// True for a block of prose: [`PROSE_WORDS`] words or more, at most a third of them links.
+    pub fn is_prose(&self) -> bool {
+        self.words >= PROSE_WORDS && self.link_words * 3 <= self.words
+    }
+
     /// Share of the block's words that are link text, 0 for a block without words. Navigation,
     /// related-article lists and tag clouds are mostly links; article text is not.
     pub fn link_density(&self) -> f32 {
@@ -190,15 +199,17 @@ pub fn parse_page(bytes: &[u8], declared_charset: Option<&str>, base_url: Option
 /// way, and draws them with script otherwise); the reading with more prose wins.
 pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
     let page = page_from_dom(Dom::parse(html), base_url);
-    if prose_words(&page) < LITTLE_PROSE_WORDS
-        && let Some(repaired) = close_runaway_title(html)
-    {
+    let shown = prose_words(&page);
+    if shown >= LITTLE_PROSE_WORDS {
+        return page;
+    }
+    if let Some(repaired) = close_runaway_title(html) {
         let closed = page_from_dom(Dom::parse(&repaired), base_url);
-        if prose_words(&closed) > prose_words(&page) {
+        if prose_words(&closed) > shown {
             return closed;
         }
     }
-    if !shows_little_but_noscript(&page) {
+    if !has_noscript_content(&page.dom) {
         return page;
     }
     let dom = Dom::parse_without_scripting(html);
@@ -212,7 +223,7 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
         blocks,
         json_ld,
     };
-    if prose_words(&without) > prose_words(&page) {
+    if prose_words(&without) > shown {
         without
     } else {
         page
@@ -258,22 +269,19 @@ const LITTLE_PROSE_WORDS: u32 = 50;
 /// a "please turn on JavaScript" line or a tracking pixel.
 const NOSCRIPT_CONTENT_BYTES: usize = 1000;
 
-/// Words in blocks of ten words or more with at most a third of them links.
+/// Words in the page's blocks of prose.
 fn prose_words(page: &Page) -> u32 {
     page.blocks
         .iter()
-        .filter(|b| b.words >= 10 && b.link_words * 3 <= b.words)
+        .filter(|b| b.is_prose())
         .map(|b| b.words)
         .sum()
 }
 
-/// True when `page` shows little prose and one of its `<noscript>` elements holds much markup.
-fn shows_little_but_noscript(page: &Page) -> bool {
-    prose_words(page) < LITTLE_PROSE_WORDS
-        && page
-            .dom
-            .elements_by_name("noscript")
-            .any(|id| page.dom.text_content(id).len() >= NOSCRIPT_CONTENT_BYTES)
+/// True when one of the `<noscript>` elements of `dom` holds much markup.
+fn has_noscript_content(dom: &Dom) -> bool {
+    dom.elements_by_name("noscript")
+        .any(|id| dom.text_content(id).len() >= NOSCRIPT_CONTENT_BYTES)
 }
 
 /// Cuts an already parsed DOM into blocks (see [`parse_page`]). Separate from parsing so that the

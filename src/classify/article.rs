@@ -113,31 +113,20 @@ fn follow_declared_body(
         declared::AGREES * 100.0
     );
     let headline = headline(page, stats, &[region]);
-    let labels: Vec<Label> = verdicts
+    let picks = verdicts
         .into_iter()
-        .enumerate()
-        .map(|(index, verdict)| {
-            if Some(index) == headline {
-                return page_label(Verdict::Content, HEADLINE.into());
+        .map(|verdict| match verdict {
+            declared::BodyVerdict::Body => Pick::Keep(why.clone()),
+            declared::BodyVerdict::ImageInside => {
+                Pick::Keep("declared: an image inside the declared text's region".into())
             }
-            match verdict {
-                declared::BodyVerdict::Body => page_label(Verdict::Content, why.clone()),
-                declared::BodyVerdict::ImageInside => page_label(
-                    Verdict::Content,
-                    "declared: an image inside the declared text's region".into(),
-                ),
-                declared::BodyVerdict::BodyElsewhere => page_label(
-                    Verdict::Boilerplate,
-                    "declared: declared text outside its region (a teaser of the story)".into(),
-                ),
-                declared::BodyVerdict::Other => page_label(
-                    Verdict::Boilerplate,
-                    "declared: not the declared text".into(),
-                ),
+            declared::BodyVerdict::BodyElsewhere => {
+                Pick::Drop("declared: declared text outside its region (a teaser of the story)")
             }
+            declared::BodyVerdict::Other => Pick::Drop("declared: not the declared text"),
         })
         .collect();
-    debug_assert_eq!(labels.len(), page.blocks.len());
+    let labels = relabel(picks, first.labels, headline, Outside::KeepsItsLabel);
     (
         ArticleExtraction {
             labels,
@@ -158,15 +147,10 @@ fn grid_if_no_article(
     if is_teaser_verdict(&first) {
         return first;
     }
-    let (mut kept_words, mut kept_prose) = (0, 0);
-    for (block, label) in page.blocks.iter().zip(&first.labels) {
-        if label.is_content() {
-            kept_words += block.words;
-            if stats::is_prose(block) {
-                kept_prose += block.words;
-            }
-        }
-    }
+    let KeptWords {
+        all: kept_words,
+        prose: kept_prose,
+    } = kept_words(page, &first.labels);
     let one_card = first
         .containers
         .first()
@@ -212,6 +196,28 @@ fn grid_if_no_article(
     }
 }
 
+/// Words of the blocks an extraction keeps.
+struct KeptWords {
+    /// In all its text blocks.
+    all: u32,
+    /// In those of them that are prose.
+    prose: u32,
+}
+
+/// Counts the words `labels` keep as content.
+fn kept_words(page: &Page, labels: &[Label]) -> KeptWords {
+    let mut kept = KeptWords { all: 0, prose: 0 };
+    for (block, label) in page.blocks.iter().zip(labels) {
+        if label.is_content() {
+            kept.all += block.words;
+            if block.is_prose() {
+                kept.prose += block.words;
+            }
+        }
+    }
+    kept
+}
+
 /// The deepest node whose `per_node` count (words of some kind below it) is at least `needed`:
 /// the smallest region of the page that holds that much, found by walking down from the root
 /// into the first child that still does.
@@ -228,7 +234,8 @@ fn deepest_holding(dom: &crate::dom::Dom, per_node: &[u32], needed: u32) -> Node
     }
 }
 
-/// What a step that replaces the extraction's choice (widening, a grid) says of one block.
+/// What a step that replaces the extraction's choice (the declared body, widening, a grid)
+/// says of one block.
 enum Pick {
     /// Content, for this reason.
     Keep(String),
@@ -568,6 +575,21 @@ fn word_tokens(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
+/// `word` lower-cased into `buffer`, as [`words`] lower-cases it, without a String of its own
+/// (this runs for every word of many blocks): ASCII without the Unicode tables, others through
+/// `str::to_lowercase` (which lower-cases a word-final `Σ` to `ς`, as `char::to_lowercase` does
+/// not).
+fn lower_into<'b>(word: &str, buffer: &'b mut String) -> &'b str {
+    buffer.clear();
+    if word.is_ascii() {
+        buffer.push_str(word);
+        buffer.make_ascii_lowercase();
+    } else {
+        buffer.push_str(&word.to_lowercase());
+    }
+    buffer
+}
+
 /// Lower-case word tokens of `text`.
 fn words(text: &str) -> Vec<String> {
     word_tokens(text).map(str::to_lowercase).collect()
@@ -644,21 +666,12 @@ fn title_match(block: &Block, title: &[String]) -> f32 {
     if title.is_empty() || block.words < 2 || block.link_words * 2 > block.words {
         return 0.0;
     }
-    // An ASCII word is lower-cased into one buffer rather than a String of its own (this runs
-    // for every short block of the page); others go through `str::to_lowercase`, as the title's
-    // words did (it lower-cases a word-final `Σ` to `ς`, which `char::to_lowercase` does not).
-    let mut lower = String::new();
+    let mut buffer = String::new();
     let (mut found, mut total) = (0usize, 0usize);
     for word in word_tokens(&block.text) {
-        if word.is_ascii() {
-            lower.clear();
-            lower.push_str(word);
-            lower.make_ascii_lowercase();
-        } else {
-            lower = word.to_lowercase();
-        }
+        let lower = lower_into(word, &mut buffer);
         total += 1;
-        found += usize::from(title.contains(&lower));
+        found += usize::from(title.iter().any(|t| t == lower));
     }
     if total == 0 {
         return 0.0;

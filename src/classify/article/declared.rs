@@ -45,14 +45,18 @@ pub(super) fn article_body(page: &Page) -> Option<DeclaredBody> {
         find_article_body(&value, 0, &mut best);
     }
     let body = best?;
-    let words: Vec<String> = super::words(&body);
-    if words.len() < MIN_BODY_WORDS {
-        return None;
+    DeclaredBody::from_text(&body, MIN_BODY_WORDS)
+}
+
+impl DeclaredBody {
+    /// The body of `text`, when it has at least `min_words` words.
+    fn from_text(text: &str, min_words: usize) -> Option<DeclaredBody> {
+        let words = super::words(text);
+        (words.len() >= min_words).then(|| DeclaredBody {
+            tokens: words.len(),
+            words: words.into_iter().collect(),
+        })
     }
-    Some(DeclaredBody {
-        tokens: words.len(),
-        words: words.into_iter().collect(),
-    })
 }
 
 /// The feed entry's text as a declared body, when it is the article at length (a full-content
@@ -66,14 +70,7 @@ pub(super) fn entry_body(entry_text: &str) -> Option<DeclaredBody> {
     } else {
         entry_text.to_owned()
     };
-    let words = super::words(&text);
-    if words.len() < MIN_ENTRY_WORDS {
-        return None;
-    }
-    Some(DeclaredBody {
-        tokens: words.len(),
-        words: words.into_iter().collect(),
-    })
+    DeclaredBody::from_text(&text, MIN_ENTRY_WORDS)
 }
 
 /// A feed entry's text shorter than this (in words) is a summary, not the article: it says too
@@ -218,22 +215,9 @@ fn share_in_body(text: &str, body: &HashSet<String>, buffer: &mut String) -> (us
     let (mut inside, mut total) = (0, 0);
     for word in super::word_tokens(text) {
         total += 1;
-        inside += usize::from(body.contains(lower_into(word, buffer)));
+        inside += usize::from(body.contains(super::lower_into(word, buffer)));
     }
     (inside, total)
-}
-
-/// `word` lower-cased into `buffer` (ASCII without the Unicode tables, as most words are), as
-/// the body's words were.
-fn lower_into<'b>(word: &str, buffer: &'b mut String) -> &'b str {
-    buffer.clear();
-    if word.is_ascii() {
-        buffer.push_str(word);
-        buffer.make_ascii_lowercase();
-    } else {
-        buffer.push_str(&word.to_lowercase());
-    }
-    buffer
 }
 
 /// True when the content `labels` hold at least [`AGREES`] of the body's distinct words.
@@ -246,7 +230,7 @@ pub(super) fn agrees(page: &Page, labels: &[Label], body: &DeclaredBody) -> bool
             continue;
         }
         for word in super::word_tokens(&block.text) {
-            if let Some(w) = body.get(lower_into(word, &mut buffer)) {
+            if let Some(w) = body.get(super::lower_into(word, &mut buffer)) {
                 found.insert(w.as_str());
             }
         }

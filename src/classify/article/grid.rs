@@ -165,8 +165,8 @@ pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Pi
         .collect()
 }
 
-/// Link words from which an item's links can hold a title.
-const TITLE_LINK_WORDS: u32 = 3;
+/// Link words from which an item's links can hold a title of its own.
+pub(super) const TITLE_LINK_WORDS: u32 = 3;
 
 /// Words per text block from which a grid's lines are titles and summaries, not a list of
 /// category names or tags.

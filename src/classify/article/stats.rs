@@ -24,7 +24,7 @@ pub(super) struct Agg {
     pub direct_blocks: u32,
     /// Image blocks.
     pub images: u32,
-    /// Text blocks that read like prose: at least [`PROSE_WORDS`] words, mostly not links.
+    /// Text blocks that read like prose ([`Block::is_prose`]).
     pub prose: u32,
     /// Words of those prose blocks.
     pub prose_words: u32,
@@ -44,10 +44,6 @@ pub(super) struct Agg {
     /// One past the index of the last block in the subtree (0 when none).
     pub end_block: u32,
 }
-
-/// Words from which a block with little link text reads like a sentence of prose rather than a
-/// label, a menu entry or a date.
-pub(super) const PROSE_WORDS: u32 = 10;
 
 /// The aggregates of every node, indexed by [`NodeId`].
 #[derive(Debug)]
@@ -165,9 +161,9 @@ impl Stats {
     }
 }
 
-/// A block of prose: enough words, at most a third of them links.
+/// A block of prose: enough words, at most a third of them links ([`Block::is_prose`]).
 pub(super) fn is_prose(block: &Block) -> bool {
-    block.words >= PROSE_WORDS && block.link_words * 3 <= block.words
+    block.is_prose()
 }
 
 const MONTHS: &[&str] = &[

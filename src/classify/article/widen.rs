@@ -69,9 +69,6 @@ pub(super) fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
 /// news story's comment thread is often longer than the story.
 pub(super) const ARTICLE_WORDS: u32 = 50;
 
-/// Link words from which a list entry links a headline of its own.
-const TEASER_LINK_WORDS: u32 = 3;
-
 /// Per node, the prose words below it that are not inside furniture (nor, when `strict`, in a
 /// comment, a sidebar or one of many alike items with bylines), and the page's total of them.
 fn prose_per_node(
@@ -92,7 +89,8 @@ fn prose_per_node(
         // is a teaser of another page: when an article was found, teasers around it are no
         // reason to widen.
         let teaser = previous.is_some_and(|p| p.words > 0 && p.link_density() >= 0.8)
-            || (block.kind == BlockKind::ListItem && block.link_words >= TEASER_LINK_WORDS);
+            || (block.kind == BlockKind::ListItem
+                && block.link_words >= super::grid::TITLE_LINK_WORDS);
         if block.kind != BlockKind::Image {
             previous = Some(block);
         }
@@ -173,13 +171,10 @@ pub(super) fn starved(
     containers: &[NodeId],
     teaser_page: bool,
 ) -> Option<Widening> {
-    let kept: u32 = page
-        .blocks
-        .iter()
-        .zip(labels)
-        .filter(|(b, l)| l.is_content() && stats::is_prose(b))
-        .map(|(b, _)| b.words)
-        .sum();
+    let super::KeptWords {
+        all: kept_text,
+        prose: kept,
+    } = super::kept_words(page, labels);
     // Cheap bound first: the page's prose with furniture is at least its prose without.
     let all_prose = stats.get(page.dom.root()).prose_words;
     if (all_prose as f32) * STARVED_SHARE <= kept as f32 || all_prose < MIN_PAGE_PROSE {
@@ -203,13 +198,6 @@ pub(super) fn starved(
     // The region must bring real prose back, not the same few paragraphs.
     // Nor may it hold less prose than all the text kept: an extraction of short lines (a
     // product's specifications, a list) is not starved for having no prose.
-    let kept_text: u32 = page
-        .blocks
-        .iter()
-        .zip(labels)
-        .filter(|(_, l)| l.is_content())
-        .map(|(b, _)| b.words)
-        .sum();
     if inside < kept.saturating_mul(2) || inside < kept_text || !dom.is_element(region) {
         return None;
     }
