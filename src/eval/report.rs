@@ -97,31 +97,20 @@ pub fn grouped_rows(
 pub fn format_grouped(results: &[PageResult], grouping: Grouping, markdown: bool) -> String {
     let rows = grouped_rows(results, grouping);
     let mut out = String::new();
-    let heading = grouping.heading();
     if markdown {
-        let _ = writeln!(
-            out,
-            "| {heading} | method | pages | P | R | F1 | vanished |\n|---|---|---:|---:|---:|---:|---:|"
-        );
-        for (group, method, m) in rows {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {} |",
-                md_cell(&group),
-                md_cell(&method),
-                m.pages,
-                m.precision,
-                m.recall,
-                m.f1,
-                m.vanished
-            );
-        }
-        return out;
+        markdown_group_rows(&mut out, grouping.heading(), &rows);
+    } else {
+        text_group_rows(&mut out, grouping.heading(), &rows);
     }
+    out
+}
+
+/// `(group, method, means)` rows as a plain-text table whose first column is headed `heading`.
+fn text_group_rows(out: &mut String, heading: &str, rows: &[(String, String, MeanScores)]) {
     let group_width = rows
         .iter()
         .map(|r| r.0.chars().count())
-        .chain([heading.len()])
+        .chain([heading.chars().count()])
         .max()
         .unwrap_or(4);
     let method_width = rows
@@ -130,6 +119,7 @@ pub fn format_grouped(results: &[PageResult], grouping: Grouping, markdown: bool
         .chain([6])
         .max()
         .unwrap_or(6);
+    // Writing to a String cannot fail.
     let _ = writeln!(
         out,
         "{heading:<group_width$}  {:<method_width$}  {:>5}  {:>5}  {:>5}  {:>5}  {:>8}",
@@ -139,8 +129,8 @@ pub fn format_grouped(results: &[PageResult], grouping: Grouping, markdown: bool
         let _ = writeln!(
             out,
             "{:<group_width$}  {:<method_width$}  {:>5}  {:>5.3}  {:>5.3}  {:>5.3}  {:>8}",
-            one_line(&group),
-            one_line(&method),
+            one_line(group),
+            one_line(method),
             m.pages,
             m.precision,
             m.recall,
@@ -148,7 +138,27 @@ pub fn format_grouped(results: &[PageResult], grouping: Grouping, markdown: bool
             m.vanished
         );
     }
-    out
+}
+
+/// The same rows as a Markdown table.
+fn markdown_group_rows(out: &mut String, heading: &str, rows: &[(String, String, MeanScores)]) {
+    let _ = writeln!(
+        out,
+        "| {heading} | method | pages | P | R | F1 | vanished |\n|---|---|---:|---:|---:|---:|---:|"
+    );
+    for (group, method, m) in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {} |",
+            md_cell(group),
+            md_cell(method),
+            m.pages,
+            m.precision,
+            m.recall,
+            m.f1,
+            m.vanished
+        );
+    }
 }
 
 /// Means over a group of pages for one method.
@@ -399,24 +409,8 @@ pub fn format_table(results: &[PageResult], per_site: bool) -> String {
     }
 
     if per_site {
-        let rows = site_rows(&summaries);
-        let site_width = rows
-            .iter()
-            .map(|(site, _, _)| site.chars().count())
-            .chain([4])
-            .max()
-            .unwrap_or(4);
-        let first_width = site_width + 2 + method_width;
         out.push_str("\nper site:\n");
-        header(
-            &mut out,
-            &format!("{:<site_width$}  {:<method_width$}", "site", "method"),
-            first_width,
-        );
-        for (site, method, m) in rows {
-            let first = format!("{site:<site_width$}  {method:<method_width$}");
-            row(&mut out, &first, first_width, &m);
-        }
+        text_group_rows(&mut out, "site", &site_rows(&summaries));
     }
     out
 }
@@ -474,16 +468,8 @@ pub fn format_markdown_table(results: &[PageResult], per_site: bool) -> String {
         }
     }
     if per_site {
-        let _ = writeln!(out, "\n| site | method {columns}\n|---|---{rule}");
-        for (site, method, m) in site_rows(&summaries) {
-            let _ = writeln!(
-                out,
-                "| {} | {} {}",
-                md_cell(&site),
-                md_cell(&method),
-                cells(&m)
-            );
-        }
+        out.push('\n');
+        markdown_group_rows(&mut out, "site", &site_rows(&summaries));
     }
     out
 }
