@@ -531,13 +531,18 @@ fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
     let mut style = None;
     for (attr, value) in dom.attrs(id) {
         match *attr {
-            local_name!("hidden") => return !is_streamed_part(dom, id, name),
+            local_name!("hidden") => {
+                return !is_streamed_part(dom, id, name) && !is_folded_panel(dom, id);
+            }
             local_name!("style") => style = Some(value.as_str()),
             _ => {}
         }
     }
     if *name == local_name!("dialog") && dom.attr(id, "open").is_none() {
         return true;
+    }
+    if is_folded_panel(dom, id) {
+        return false;
     }
     style.is_some_and(|style| {
         let compact: String = style
@@ -547,6 +552,15 @@ fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
             .collect();
         compact.contains("display:none") || compact.contains("visibility:hidden")
     })
+}
+
+/// True for the folded panel of an accordion (WAI-ARIA's pattern: `role="region"` and
+/// `aria-labelledby` naming the heading button that opens it). Its text is the page's own,
+/// folded away until the reader asks, and a reading pane shows it unfolded.
+fn is_folded_panel(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, "role")
+        .is_some_and(|r| r.trim().eq_ignore_ascii_case("region"))
+        && dom.attr(id, "aria-labelledby").is_some()
 }
 
 /// True for `<div hidden id="S:N">`, a part of the page that React's streaming renderer sends
@@ -1324,6 +1338,22 @@ mod tests {
              <script>$RC(\"B:0\",\"S:0\")</script></body>",
         );
         assert_eq!(texts(&p), ["The streamed article text."]);
+    }
+
+    #[test]
+    fn a_folded_accordion_panel_is_page_text_other_hidden_boxes_are_not() {
+        let p = page(
+            "<body><h3><a id=h1 role=button aria-controls=c1>1. Read your bill</a></h3>\
+             <div id=c1 style=\"display:none;\" role=region aria-labelledby=h1>\
+             <p>Folded text.</p></div>\
+             <div role=region aria-labelledby=h2 hidden><p>Folded too.</p></div>\
+             <div style=\"display: none\" aria-labelledby=h3><p>a popup</p></div>\
+             <div role=region style=display:none><p>unnamed region</p></div></body>",
+        );
+        assert_eq!(
+            texts(&p),
+            ["1. Read your bill", "Folded text.", "Folded too."]
+        );
     }
 
     #[test]
