@@ -241,7 +241,13 @@ fn removal_reason(
     }
     // Alike items with dates are comments or teasers, unless they are quotations (embedded
     // posts quoted by the article).
-    if facts.is_repeated_item(stats, id) && *name != local_name!("blockquote") && !quotation {
+    // When the article's own paragraphs sit in one of the alike items, the items are peers (the
+    // posts of a thread, the entries of a list), not comments under it.
+    if facts.is_repeated_item(stats, id)
+        && *name != local_name!("blockquote")
+        && !quotation
+        && !super::select::peer_holds(dom, stats, id, core)
+    {
         return Some("removed: one of many alike items with author or date lines".into());
     }
     let ld = stats.link_density(id);

@@ -127,6 +127,15 @@ impl<'a> NodeFacts<'a> {
     }
 }
 
+/// True when a sibling of `id` made from the same template (tag and class) holds `node`.
+pub(super) fn peer_holds(dom: &Dom, stats: &Stats, id: NodeId, node: NodeId) -> bool {
+    let (Some(parent), Some(sig)) = (dom.parent(id), signature(dom, id)) else {
+        return false;
+    };
+    dom.children(parent)
+        .any(|c| c != id && signature(dom, c) == Some(sig) && stats.contains(c, node))
+}
+
 /// An element's tag and class, for finding siblings made from the same template.
 fn signature(dom: &Dom, id: NodeId) -> Option<(&str, &str)> {
     let name = dom.element_name(id)?;
@@ -157,7 +166,13 @@ pub(super) fn paragraph_score(block: &Block) -> f32 {
     if chars < 25 {
         return 0.0;
     }
-    let mut score = 1.0 + commas as f32 + (chars as f32 / 100.0).min(3.0);
+    let length = (chars as f32 / 100.0).min(3.0);
+    // Code is part of an article but says nothing of where its prose is: the commas of an
+    // argument list are no sentences.
+    if block.kind == BlockKind::Preformatted {
+        return 1.0 + length;
+    }
+    let mut score = 1.0 + commas as f32 + length;
     if stops > 0 {
         let per_sentence = block.words as f32 / stops as f32;
         if (6.0..=45.0).contains(&per_sentence) {

@@ -286,11 +286,15 @@ fn a_forum_thread_keeps_every_post_not_just_one() {
     }
     assert!(!has(&kept, "World"), "{kept:#?}");
     assert!(!has(&kept, "Powered by"), "{kept:#?}");
-    // The inspector says which step decided.
-    let widened = x.labels.iter().any(|l| {
-        matches!(&l.reason, Reason::Page { why, .. } if why.starts_with("widened: the chosen container kept"))
-    });
-    assert!(widened, "{:#?}", x.labels);
+    // The inspector says which step decided: the thread is the container, every post in it.
+    for (block, label) in page.blocks.iter().zip(&x.labels) {
+        if block.text.starts_with("Reply ") {
+            assert!(
+                matches!(&label.reason, Reason::Page { why, .. } if why.contains("div.thread")),
+                "{label:?}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -454,4 +458,62 @@ fn an_extraction_of_short_lines_is_not_widened_to_a_smaller_box_of_prose() {
     let (page, x) = run(&html);
     let kept = kept(&page, &x);
     assert!(has(&kept, "Detail 15: staple cotton"), "{kept:#?}");
+}
+
+#[test]
+fn the_posts_beside_the_longest_one_are_its_peers_not_its_comments() {
+    // No structured data: the thread is alike posts with bylines, and the longest post is where
+    // the page's prose is densest. Its alike siblings are the rest of the thread.
+    let reply = |n: usize, paragraphs: usize| {
+        let body: String = (0..paragraphs)
+            .map(|p| {
+                format!(
+                    "<p>Reply {n} part {p} says what this member thinks of the question, with \
+                     reasons, examples and a little story, so it reads as a real answer.</p>"
+                )
+            })
+            .collect();
+        format!(
+            "<div class=\"topic-body crawler-post\" id=post_{n}>\
+             <div class=meta><span class=creator>member{n}</span> March {n}, 2024</div>\
+             <div class=post>{body}</div></div>"
+        )
+    };
+    let posts: String = (1..=5)
+        .map(|n| reply(n, if n == 2 { 3 } else { 2 }))
+        .collect();
+    let html = format!(
+        "<html><head><title>Best films of 2024 - Board</title></head><body><nav>{NAV}</nav>\
+         <div id=main-outlet><h1>Best films of 2024</h1>{posts}</div></body></html>"
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    for n in 1..=5 {
+        assert!(
+            has(&kept, &format!("Reply {n} part 0 ")),
+            "post {n}: {kept:#?}"
+        );
+    }
+    assert!(!has(&kept, "Business"), "{kept:#?}");
+}
+
+#[test]
+fn code_with_many_commas_does_not_pull_the_container_away_from_the_prose() {
+    let code: String = (0..30)
+        .map(|n| format!("result_{n} = combine(a, b, c, d, e, f, g, h, i, j)\n"))
+        .collect();
+    let html = format!(
+        "<html><head><title>itertools - Docs</title></head><body><nav>{NAV}</nav>\
+         <div class=body><h1>itertools</h1><section>{}</section>\
+         <div class=highlight><pre>{code}</pre></div><section>{}</section></div>\
+         </body></html>",
+        paragraphs(0..3),
+        paragraphs(3..5)
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    for n in 0..5 {
+        assert!(has(&kept, &format!("Paragraph {n} ")), "{kept:#?}");
+    }
+    assert!(has(&kept, "result_3 = combine"), "{kept:#?}");
 }
