@@ -159,20 +159,35 @@ fn page_types(page: &Page) -> Vec<String> {
     types
 }
 
+/// The page's Open Graph type (`<meta property="og:type">`), lower-cased, if it has one.
+fn og_type(page: &Page) -> Option<String> {
+    let dom = &page.dom;
+    dom.elements_by_name("meta")
+        .find(|&id| {
+            dom.attr(id, "property")
+                .or_else(|| dom.attr(id, "name"))
+                .is_some_and(|p| p.trim() == "og:type")
+        })
+        .and_then(|id| dom.attr(id, "content"))
+        .map(|c| c.trim().to_ascii_lowercase())
+}
+
 /// True when the page calls itself an article: `<meta property="og:type" content="article">`
 /// or an article type in its structured data.
 pub(super) fn declares_article(page: &Page) -> bool {
-    let dom = &page.dom;
-    let og = dom.elements_by_name("meta").any(|id| {
-        dom.attr(id, "property")
-            .is_some_and(|p| p.trim() == "og:type")
-            && dom
-                .attr(id, "content")
-                .is_some_and(|c| c.trim().eq_ignore_ascii_case("article"))
-    });
-    og || page_types(page)
-        .iter()
-        .any(|t| ARTICLE_TYPES.contains(&t.as_str()))
+    og_type(page).is_some_and(|t| t == "article")
+        || page_types(page)
+            .iter()
+            .any(|t| ARTICLE_TYPES.contains(&t.as_str()))
+}
+
+/// True when the page calls itself a product (`og:type` `product…`, or a `Product` in its
+/// structured data): a shop's page, whose boxes beside the description are its marketing.
+pub(super) fn declares_product(page: &Page) -> bool {
+    og_type(page).is_some_and(|t| t.starts_with("product"))
+        || page_types(page)
+            .iter()
+            .any(|t| matches!(t.as_str(), "Product" | "ProductGroup"))
 }
 
 /// True when the page's structured data declares the page a discussion.

@@ -412,7 +412,10 @@ pub(super) fn choose(
     }
 
     let score = scores.get(top).unwrap_or(top_score);
-    let siblings = siblings(page, stats, facts, scores, top, score);
+    let mut siblings = siblings(page, stats, facts, scores, top, score);
+    if !super::declared::declares_product(page) {
+        siblings.extend(parts(page, stats, facts, scores, top, &siblings));
+    }
     Some(Choice {
         main: top,
         score,
@@ -485,6 +488,100 @@ fn siblings(
         }
     }
     out
+}
+
+/// How many levels above the container its parts are looked for.
+const PART_LEVELS: u32 = 4;
+
+/// Prose words from which a box beside the container is a part of the article.
+const PART_PROSE_WORDS: u32 = 40;
+
+/// Boxes beside the container, or beside its parent, that hold a box made from the container's
+/// own template (tag and first class): the other parts of an article that its publishing system
+/// cut into blocks (`section.web-html > div.html` once per part, a ranking's entries under
+/// its introduction), which the scores split apart when something stands between them (a pull
+/// quote, a heading band). Links, comments and asides are never parts.
+fn parts(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    scores: &Scores,
+    main: NodeId,
+    already: &[NodeId],
+) -> Vec<NodeId> {
+    let dom = &page.dom;
+    let Some(template) = template(dom, main) else {
+        return Vec::new();
+    };
+    let total_blocks = page.blocks.len() as u32;
+    let mut out = Vec::new();
+    let mut level = main;
+    for up in 0..PART_LEVELS {
+        let Some(parent) = dom.parent(level) else {
+            break;
+        };
+        if is_page_wrapper(dom, parent) {
+            break;
+        }
+        for x in dom.children(parent) {
+            if x == level || !dom.is_element(x) || already.contains(&x) {
+                continue;
+            }
+            let a = stats.get(x);
+            let part = a.prose_words >= PART_PROSE_WORDS
+                && a.prose >= 2
+                && a.controls == 0
+                && stats.link_density(x) < 0.33
+                && !facts.hint(x).is_negative()
+                && scores.damped.get(x as usize).is_none_or(|&d| d < 0.5)
+                && !facts.is_repeated_item(stats, x)
+                && !facts.in_negative_context(stats, total_blocks, x)
+                && holds_template(dom, x, template, up + 2);
+            if part {
+                out.push(x);
+            }
+        }
+        level = parent;
+    }
+    out
+}
+
+/// Classes that grid frameworks put on every box of a layout: they say where a box stands,
+/// not what it holds.
+const LAYOUT_CLASSES: &[&str] = &[
+    "container",
+    "container-fluid",
+    "row",
+    "col",
+    "column",
+    "columns",
+    "wrapper",
+    "wrap",
+    "inner",
+    "grid",
+    "flex",
+    "clearfix",
+    "section",
+    "block",
+];
+
+/// An element's tag and first class, when it has a class that is not a layout framework's:
+/// what marks boxes made from one template. A bare `<div>` says nothing.
+fn template(dom: &Dom, id: NodeId) -> Option<(&str, &str)> {
+    let name = dom.element_name(id)?;
+    let class = dom.attr(id, "class")?.split_ascii_whitespace().next()?;
+    (!LAYOUT_CLASSES.contains(&class)).then_some((name, class))
+}
+
+/// True when `id` or an element at most `depth` levels below it is made from `made_from`.
+fn holds_template(dom: &Dom, id: NodeId, made_from: (&str, &str), depth: u32) -> bool {
+    if template(dom, id) == Some(made_from) {
+        return true;
+    }
+    depth > 0
+        && dom
+            .children(id)
+            .any(|c| dom.is_element(c) && holds_template(dom, c, made_from, depth - 1))
 }
 
 /// `div#story`, `div.entry-content`, `article`: how reasons name a node.

@@ -517,3 +517,44 @@ fn code_with_many_commas_does_not_pull_the_container_away_from_the_prose() {
     }
     assert!(has(&kept, "result_3 = combine"), "{kept:#?}");
 }
+
+#[test]
+fn an_article_cut_into_parts_keeps_every_part_made_from_the_containers_template() {
+    // A ranking: an introduction, then one section per entry whose text box is made from the
+    // introduction's own template (`rich-text`), each shorter than the introduction.
+    let entry = |n: usize| {
+        format!(
+            "<section class=ranking id=r{n}><div class=pad><div class=container-large>\
+             <div class=rank-wrap><div class=rank-head><h2>{n}.</h2>\
+             <h2><a href=/tools/{n}>Builder {n}</a></h2></div>\
+             <div class=\"rich-text w-richtext\"><h3>Why builder {n} made the list</h3>\
+             <p>Builder {n} earns its place for small shops, with templates, hosting and a \
+             store in one plan, and support that answers within the hour.</p>\
+             <p>Its weak side, for builder {n}, is the price of the larger plans, which grows \
+             quickly once a shop sells more than a few dozen items.</p></div></div></div></div>\
+             </section>"
+        )
+    };
+    let entries: String = (1..=4).map(entry).collect();
+    let html = format!(
+        "<html><head><title>The best website builders</title></head><body><nav>{NAV}</nav>\
+         <main><section class=intro><div class=pad><div class=container-large>\
+         <h1>The best website builders</h1><div class=\"rich-text intro w-richtext\">{}</div>\
+         <div class=chapters><ol><li><a href=#r1>1</a> Builder 1</li>\
+         <li><a href=#r2>2</a> Builder 2</li></ol></div></div></div></section>{entries}</main>\
+         <footer><p>Copyright, all rights reserved by the publisher of these rankings.</p>\
+         </footer></body></html>",
+        paragraphs(0..5)
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Paragraph 4 "), "{kept:#?}");
+    for n in 1..=4 {
+        assert!(
+            has(&kept, &format!("Builder {n} earns its place")),
+            "{kept:#?}"
+        );
+        assert!(has(&kept, &format!("for builder {n}, is the price")));
+    }
+    assert!(!has(&kept, "all rights reserved"), "{kept:#?}");
+}
