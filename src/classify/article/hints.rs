@@ -92,6 +92,10 @@ const NEGATIVE_STEMS: &[&str] = &[
     "slideshow",
 ];
 
+/// Negative words that name a consent manager's box (cookie notices, GDPR bars): text about the
+/// site, never the page's. `cookie` is not one: it is also a recipe.
+pub(super) const CONSENT_WORDS: &[&str] = &["consent", "onetrust", "gdpr"];
+
 /// Negative words that only count as a whole token (or a token's prefix, for `nav`): short
 /// enough to sit inside other words (`ad` in `head`, `meta` in `metallica`).
 const NEGATIVE_TOKENS: &[&str] = &["ad", "ads", "nav", "meta", "tags", "tag", "extra"];

@@ -24,6 +24,13 @@ const DAMP_OUTSIDE_NEGATIVE: f32 = 0.25;
 /// the article rather than a teaser or an aside.
 const SPLIT_SHARE: f32 = 0.8;
 
+/// Context bit: the node's entry is computed.
+const KNOWN: u8 = 1;
+/// Context bit: the node or an ancestor is negatively hinted.
+const NEGATIVE: u8 = 2;
+/// Context bit: the node or an ancestor is a consent manager's box.
+const CONSENT: u8 = 4;
+
 /// Cached per-node facts that are costly enough to compute only for the nodes asked about.
 pub(super) struct NodeFacts<'a> {
     dom: &'a Dom,
@@ -31,7 +38,7 @@ pub(super) struct NodeFacts<'a> {
     attr_words: hints::AttrWords<'a>,
     /// 0 = not computed, 1 = not a repeated item, 2 = a repeated item.
     repeated: Vec<u8>,
-    /// 0 = not computed, 1 = no, 2 = the node or an ancestor is negatively hinted.
+    /// 0 = not computed, else [`KNOWN`] with the context bits of the node and its ancestors.
     negative_context: Vec<u8>,
 }
 
@@ -64,16 +71,28 @@ impl<'a> NodeFacts<'a> {
     /// counting wrappers of the whole page (holding nearly all its blocks), whose class says
     /// nothing about the part of the page in question (`<body class="has-sidebar">`).
     pub fn in_negative_context(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
+        self.context(stats, total_blocks, id) & NEGATIVE != 0
+    }
+
+    /// True when `id` sits in a consent manager's box (`#onetrust-consent-sdk`, a GDPR bar): text
+    /// about the page's cookies, never a part of the page's own content, however long.
+    pub fn in_consent_box(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
+        self.context(stats, total_blocks, id) & CONSENT != 0
+    }
+
+    /// The context bits of `id` ([`NEGATIVE`], [`CONSENT`]), from its own hint and its
+    /// ancestors'.
+    fn context(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> u8 {
         // Walk up to the first node already known, then fill the path downwards: every node is
         // computed once per page.
         let mut path = Vec::new();
-        let mut known = false;
+        let mut bits = 0;
         let mut node = Some(id);
         while let Some(n) = node {
             match self.negative_context.get(n as usize) {
                 Some(0) => path.push(n),
                 Some(v) => {
-                    known = *v == 2;
+                    bits = *v & !KNOWN;
                     break;
                 }
                 None => break,
@@ -81,14 +100,23 @@ impl<'a> NodeFacts<'a> {
             node = self.dom.parent(n);
         }
         for &n in path.iter().rev() {
-            if !known && self.dom.is_element(n) {
+            if self.dom.is_element(n) {
                 let a = stats.get(n);
                 let wrapper = (a.blocks + a.images) * 10 >= total_blocks * 9;
-                known = !wrapper && self.hint(n).is_negative();
+                let hint = self.hint(n);
+                if !wrapper && hint.is_negative() {
+                    bits |= NEGATIVE;
+                    if hint
+                        .negative
+                        .is_some_and(|w| hints::CONSENT_WORDS.contains(&w))
+                    {
+                        bits |= CONSENT;
+                    }
+                }
             }
-            self.negative_context[n as usize] = if known { 2 } else { 1 };
+            self.negative_context[n as usize] = bits | KNOWN;
         }
-        known
+        bits
     }
 
     /// True when `id` is one of at least three siblings alike in tag and class, each holding
@@ -251,9 +279,10 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
         damped: vec![0.0; dom.len()],
     };
     let mut received = vec![0.0f32; dom.len()];
+    let total_blocks = page.blocks.len() as u32;
     for block in &page.blocks {
         let s = paragraph_score(block);
-        if s <= 0.0 {
+        if s <= 0.0 || facts.in_consent_box(stats, total_blocks, block.node) {
             continue;
         }
         let mut damp = 1.0;
@@ -293,7 +322,6 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
             }
         }
     }
-    let total_blocks = page.blocks.len() as u32;
     for &c in &scores.candidates {
         let ld = stats.link_density(c);
         scores.score[c as usize] *= 1.0 - ld;

@@ -558,3 +558,57 @@ fn an_article_cut_into_parts_keeps_every_part_made_from_the_containers_template(
     }
     assert!(!has(&kept, "all rights reserved"), "{kept:#?}");
 }
+
+#[test]
+fn a_consent_managers_long_text_is_never_the_article() {
+    let cookies: String = (0..5)
+        .map(|n| {
+            format!(
+                "<p>Purpose {n}: we and our partners store and access information on your \
+                 device, such as cookies, and process personal data, such as unique \
+                 identifiers, for personalised advertising, measurement and audience insight.</p>"
+            )
+        })
+        .collect();
+    let cards: String = (0..6)
+        .map(|n| format!("<li><a href=/r/{n}>Tomato sauce recipe number {n}</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Tomato sauces</title></head><body>\
+         <div id=onetrust-consent-sdk><div class=ot-pc-content>{cookies}</div></div>\
+         <main><h1>Tomato sauces</h1><p>Our collection of tomato sauce recipes has something \
+         for everyone, from quick weeknight dinners, to slow Sunday ragus, to sauces for the \
+         freezer.</p><ul class=cards>{cards}</ul></main></body></html>"
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(!has(&kept, "Purpose "), "{kept:#?}");
+    assert!(has(&kept, "Our collection of tomato sauce"), "{kept:#?}");
+}
+
+#[test]
+fn a_linked_title_heads_the_summary_under_it_a_bare_link_does_not() {
+    let base = Url::parse("https://example.com/").ok();
+    let page = page_from_html(
+        "<body><div id=list><h2><a href=/a>The first entry of the list</a></h2>\
+         <p>Its summary says in a dozen words what the entry is about.</p>\
+         <p><a href=/more>Read more stories here</a></p><p>Short.</p>\
+         <h2><a href=/b>The last entry of the list</a></h2></div>\
+         <p>A summary outside the list, long enough to be one, though.</p></body>",
+        base.as_ref(),
+    );
+    let stats = Stats::compute(&page);
+    let end = stats.get(page.dom.root()).end;
+    let list = page.dom.elements_by_name("div").next().unwrap();
+    let list_end = stats.get(list).end;
+    assert!(widen::heads_a_summary(&page, &stats, 0, end));
+    assert!(
+        !widen::heads_a_summary(&page, &stats, 2, end),
+        "next is short"
+    );
+    assert!(widen::heads_a_summary(&page, &stats, 4, end));
+    assert!(
+        !widen::heads_a_summary(&page, &stats, 4, list_end),
+        "its summary is outside the region"
+    );
+}

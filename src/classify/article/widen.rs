@@ -41,8 +41,9 @@ pub(super) struct Widening {
     pub inside: u32,
 }
 
-/// True for elements whose text is navigation or page furniture wherever they stand: their
-/// prose does not count as the page's, and the widened region never keeps it.
+/// True for elements whose text is navigation or page furniture wherever they stand (a consent
+/// manager's box among them): their prose does not count as the page's, and the widened region
+/// never keeps it.
 pub(super) fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
     dom.local_name(id).is_some_and(|n| {
         matches!(
@@ -61,6 +62,12 @@ pub(super) fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
         || dom
             .attr(id, "aria-modal")
             .is_some_and(|v| v.trim() == "true")
+        || ["id", "class"].iter().any(|name| {
+            dom.attr(id, name).is_some_and(|v| {
+                let v = v.to_ascii_lowercase();
+                super::hints::CONSENT_WORDS.iter().any(|w| v.contains(w))
+            })
+        })
 }
 
 /// Below this many prose words the first extraction is no article at all, and every prose
@@ -177,6 +184,9 @@ pub(super) fn starved(
     } = super::kept_words(page, labels);
     // Cheap bound first: the page's prose with furniture is at least its prose without.
     let all_prose = stats.get(page.dom.root()).prose_words;
+    if std::env::var_os("PITH_DEBUG_WIDEN").is_some() {
+        eprintln!("widen0: kept {kept} text {kept_text} all_prose {all_prose}");
+    }
     if (all_prose as f32) * STARVED_SHARE <= kept as f32 || all_prose < MIN_PAGE_PROSE {
         return None;
     }
@@ -188,6 +198,11 @@ pub(super) fn starved(
     let strict = teaser_page
         || (kept >= ARTICLE_WORDS && !one_of_many && !super::declared::declares_discussion(page));
     let (per_node, total) = prose_per_node(page, stats, facts, strict, labels);
+    if std::env::var_os("PITH_DEBUG_WIDEN").is_some() {
+        eprintln!(
+            "widen: kept {kept} text {kept_text} all_prose {all_prose} total {total} strict {strict} one_of_many {one_of_many}"
+        );
+    }
     if total < MIN_PAGE_PROSE || total as f32 * STARVED_SHARE <= kept as f32 {
         return None;
     }
@@ -240,13 +255,39 @@ pub(super) fn keep(page: &Page, stats: &Stats, widening: &Widening, first: &[Lab
                 if block.words == 0 || clean::is_furniture_line(block) {
                     return Pick::Drop("widened: a furniture line inside the region");
                 }
-                if block.link_density() >= REGION_LINK_LINE {
+                if block.link_density() >= REGION_LINK_LINE
+                    && !heads_a_summary(page, stats, index, region.end)
+                {
                     return Pick::Drop("widened: link text inside the region");
                 }
             }
             Pick::Keep(why.clone())
         })
         .collect()
+}
+
+/// Words from which the line under a linked title is its entry's summary.
+const SUMMARY_WORDS: u32 = 8;
+
+/// True when the link line at `index` is an entry's title: the next text block, still inside
+/// the region (pre-order index below `end`), is a summary of its own words, not another link.
+/// The widened region is then a list of entries, and their titles are what the list says.
+pub(super) fn heads_a_summary(page: &Page, stats: &Stats, index: usize, end: u32) -> bool {
+    let Some(title) = page.blocks.get(index) else {
+        return false;
+    };
+    if title.words < super::grid::TITLE_LINK_WORDS {
+        return false;
+    }
+    page.blocks
+        .iter()
+        .skip(index + 1)
+        .find(|b| b.kind != BlockKind::Image && b.words > 0)
+        .is_some_and(|next| {
+            next.words >= SUMMARY_WORDS
+                && next.link_density() < 0.5
+                && stats.get(next.node).pre < end
+        })
 }
 
 /// True when `id` sits inside a furniture element below `region`.
