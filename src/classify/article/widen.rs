@@ -184,9 +184,6 @@ pub(super) fn starved(
     } = super::kept_words(page, labels);
     // Cheap bound first: the page's prose with furniture is at least its prose without.
     let all_prose = stats.get(page.dom.root()).prose_words;
-    if std::env::var_os("PITH_DEBUG_WIDEN").is_some() {
-        eprintln!("widen0: kept {kept} text {kept_text} all_prose {all_prose}");
-    }
     if (all_prose as f32) * STARVED_SHARE <= kept as f32 || all_prose < MIN_PAGE_PROSE {
         return None;
     }
@@ -198,11 +195,6 @@ pub(super) fn starved(
     let strict = teaser_page
         || (kept >= ARTICLE_WORDS && !one_of_many && !super::declared::declares_discussion(page));
     let (per_node, total) = prose_per_node(page, stats, facts, strict, labels);
-    if std::env::var_os("PITH_DEBUG_WIDEN").is_some() {
-        eprintln!(
-            "widen: kept {kept} text {kept_text} all_prose {all_prose} total {total} strict {strict} one_of_many {one_of_many}"
-        );
-    }
     if total < MIN_PAGE_PROSE || total as f32 * STARVED_SHARE <= kept as f32 {
         return None;
     }
