@@ -236,6 +236,7 @@ fn removal_reason(
     if hint.names_negative()
         && !quotation
         && let Some(word) = hint.negative
+        && !(super::hints::LOOSE_WORDS.contains(&word) && a.prose >= 2)
     {
         return Some(format!("removed: class '{word}'"));
     }

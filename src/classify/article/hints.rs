@@ -96,6 +96,10 @@ const NEGATIVE_STEMS: &[&str] = &[
 /// site, never the page's. `cookie` is not one: it is also a recipe.
 pub(super) const CONSENT_WORDS: &[&str] = &["consent", "onetrust", "gdpr"];
 
+/// Negative words that name a box's part in a template loosely (`hs_cos_wrapper_meta_field`
+/// holds a whole article body): they remove a box of short lines, not one holding paragraphs.
+pub(super) const LOOSE_WORDS: &[&str] = &["meta", "extra", "tags", "tag"];
+
 /// Negative words that only count as a whole token (or a token's prefix, for `nav`): short
 /// enough to sit inside other words (`ad` in `head`, `meta` in `metallica`).
 const NEGATIVE_TOKENS: &[&str] = &["ad", "ads", "nav", "meta", "tags", "tag", "extra"];

@@ -528,7 +528,8 @@ const PART_PROSE_WORDS: u32 = 40;
 /// own template (tag and first class): the other parts of an article that its publishing system
 /// cut into blocks (`section.web-html > div.html` once per part, a ranking's entries under
 /// its introduction), which the scores split apart when something stands between them (a pull
-/// quote, a heading band). Links, comments and asides are never parts.
+/// quote, a heading band). Links, comments and asides are never parts. When the container is
+/// one post of a thread, the other posts are its parts.
 fn parts(
     page: &Page,
     stats: &Stats,
@@ -538,11 +539,11 @@ fn parts(
     already: &[NodeId],
 ) -> Vec<NodeId> {
     let dom = &page.dom;
-    let Some(template) = template(dom, main) else {
-        return Vec::new();
-    };
+    let template = template(dom, main);
     let total_blocks = page.blocks.len() as u32;
     let mut out = Vec::new();
+    // A page that calls itself an article has one; boxes alike to its own are other stories.
+    let thread_possible = !super::declared::declares_article(page);
     let mut level = main;
     for up in 0..PART_LEVELS {
         let Some(parent) = dom.parent(level) else {
@@ -551,20 +552,39 @@ fn parts(
         if is_page_wrapper(dom, parent) {
             break;
         }
+        // The container sits in one of many alike items with bylines: the items made from
+        // the same template are its peers (the other posts of a thread), whatever their length.
+        // A layout table's cells, and boxes without a class, are alike too, and say nothing.
+        let layout_cell = dom.local_name(level).is_some_and(|n| {
+            matches!(
+                *n,
+                local_name!("td") | local_name!("th") | local_name!("tr")
+            )
+        });
+        let named = dom
+            .attr(level, "class")
+            .is_some_and(|c| !c.trim().is_empty());
+        let peers =
+            thread_possible && named && !layout_cell && facts.is_repeated_item(stats, level);
         for x in dom.children(parent) {
             if x == level || !dom.is_element(x) || already.contains(&x) {
                 continue;
             }
             let a = stats.get(x);
-            let part = a.prose_words >= PART_PROSE_WORDS
-                && a.prose >= 2
-                && a.controls == 0
-                && stats.link_density(x) < 0.33
+            let clean = stats.link_density(x) < 0.33
                 && !facts.hint(x).is_negative()
-                && scores.damped.get(x as usize).is_none_or(|&d| d < 0.5)
-                && !facts.is_repeated_item(stats, x)
-                && !facts.in_negative_context(stats, total_blocks, x)
-                && holds_template(dom, x, template, up + 2);
+                && !facts.in_negative_context(stats, total_blocks, x);
+            let part = if peers && signature(dom, x) == signature(dom, level) {
+                a.prose >= 1 && clean
+            } else {
+                a.prose_words >= PART_PROSE_WORDS
+                    && a.prose >= 2
+                    && a.controls == 0
+                    && clean
+                    && scores.damped.get(x as usize).is_none_or(|&d| d < 0.5)
+                    && !facts.is_repeated_item(stats, x)
+                    && template.is_some_and(|t| holds_template(dom, x, t, up + 2))
+            };
             if part {
                 out.push(x);
             }

@@ -612,3 +612,59 @@ fn a_linked_title_heads_the_summary_under_it_a_bare_link_does_not() {
         "its summary is outside the region"
     );
 }
+
+#[test]
+fn a_thread_whose_first_post_is_the_container_keeps_the_short_replies_too() {
+    let post = |n: usize, body: &str| {
+        format!(
+            "<div class=\"topic-body crawler-post\" id=post_{n}>\
+             <div class=\"crawler-post-meta\"><span class=creator>member{n}</span>\
+             <time>March {n}, 2024</time></div><div class=post itemprop=text>{body}</div>\
+             <div class=\"crawler-post-infos\"><span>{n} Likes</span></div></div>"
+        )
+    };
+    // Discourse marks each post's text `itemprop=text`: the first post's text box is the
+    // container, and the replies are its peers.
+    let first = post(1, &paragraphs(0..6));
+    let replies: String = (2..=6)
+        .map(|n| {
+            post(
+                n,
+                &format!(
+                    "<p>Reply {n}: same issue here since the last update, and turning the \
+                     setting off did not help at all.</p>"
+                ),
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Auto dubbing - Community</title></head><body><nav>{NAV}</nav>\
+         <div id=main-outlet><h1>Auto dubbing</h1><div class=thread>{first}{replies}</div></div>\
+         </body></html>"
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Paragraph 5 "), "{kept:#?}");
+    for n in 2..=6 {
+        assert!(has(&kept, &format!("Reply {n}: same issue")), "{kept:#?}");
+    }
+}
+
+#[test]
+fn a_box_loosely_named_meta_that_holds_the_articles_paragraphs_stays() {
+    // HubSpot names the article's rich-text field `hs_cos_wrapper_meta_field`.
+    let html = format!(
+        "<html><head><title>Packing tips</title></head><body><nav>{NAV}</nav>\
+         <div class=post-body><h1>Packing tips</h1>{}\
+         <div class=\"hs_cos_wrapper hs_cos_wrapper_meta_field\">{}</div>\
+         <div class=post-meta><span>Tags: moving</span></div></div></body></html>",
+        paragraphs(0..4),
+        paragraphs(4..7)
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    for n in 0..7 {
+        assert!(has(&kept, &format!("Paragraph {n} ")), "{kept:#?}");
+    }
+    assert!(!has(&kept, "Tags: moving"), "{kept:#?}");
+}
