@@ -61,7 +61,8 @@ for line in open(sys.argv[1], encoding="utf-8"):
         page = json.loads(line)
     except ValueError:
         continue
-    sites.setdefault(page.get("site", ""), []).append(page)
+    # A page without a site counts as its own site, as `pith eval` counts it.
+    sites.setdefault(page.get("site") or page.get("id") or "", []).append(page)
 with open(sys.argv[2], "w", encoding="utf-8") as out:
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n<opml version="2.0"><head><title>seed</title></head><body>\n')
     for site, pages in sites.items():
