@@ -19,6 +19,23 @@ use pith::refresh::{self, Event, FeedOutcome, RefreshOptions};
 use pith::store::{FeedInfo, ItemFilter, ItemScope, PinVerdict, Store};
 use pith::urlkey::QueryRules;
 
+/// Writes a line to standard output. A closed pipe (`pith items | head -1`) ends the command
+/// through `?`, and `main` then exits quietly, as command-line tools do.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        writeln!(output(), $($arg)*)?
+    };
+}
+
+/// Writes progress or a warning to standard error, ignoring a closed or failing stderr:
+/// progress is never a reason to stop work (a refresh run as `pith refresh 2>&1 | head -1`
+/// still stores every item).
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 /// pith: a feed reader that shows only the main content of every article.
 #[derive(Parser, Debug)]
 #[command(name = "pith", version, about, long_about = None)]
@@ -294,7 +311,7 @@ fn backup(db: Option<PathBuf>, file: &Path) -> Result<()> {
         .backup(file)
         .with_context(|| format!("backing up to {}", file.display()))?;
     let size = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
-    println!(
+    outln!(
         "backed up to {} ({}); restore it with `pith restore {}`",
         file.display(),
         pith::fetch::human_bytes(size),
@@ -311,15 +328,15 @@ fn restore(db: Option<PathBuf>, file: &Path) -> Result<()> {
     let store = Store::open(&path)
         .with_context(|| format!("opening the restored database {}", path.display()))?;
     let version = store.schema_version()?;
-    println!("restored {} from {}", path.display(), file.display());
+    outln!("restored {} from {}", path.display(), file.display());
     if done.backup_version < version {
-        println!(
+        outln!(
             "  its schema was upgraded from version {} to {version}",
             done.backup_version
         );
     }
     if let Some(old) = done.previous_moved_to {
-        println!(
+        outln!(
             "  the database that was in place is kept as {}",
             old.display()
         );
@@ -350,12 +367,12 @@ fn add(db: Option<PathBuf>, url: &str, no_refresh: bool, net: &NetArgs) -> Resul
         .with_context(|| format!("subscribing to {url}"))?;
     drop(store);
     if added.new {
-        println!("subscribed to {} (feed {})", added.url, added.feed);
+        outln!("subscribed to {} (feed {})", added.url, added.feed);
     } else {
-        println!("already subscribed to {} (feed {})", added.url, added.feed);
+        outln!("already subscribed to {} (feed {})", added.url, added.feed);
     }
     for other in &added.others {
-        println!("  the page also names {other}");
+        outln!("  the page also names {other}");
     }
     if !no_refresh {
         run_refresh(&path, Some(vec![added.feed]), 4, true, net)?;
@@ -368,7 +385,7 @@ fn import(db: Option<PathBuf>, file: &Path) -> Result<()> {
     let mut store = open_store(db)?;
     let done = refresh::import_opml(&mut store, &bytes, now())
         .with_context(|| format!("in {}", file.display()))?;
-    println!(
+    outln!(
         "{} feeds in {}: {} new, {} already subscribed; run `pith refresh` to fetch them",
         done.feeds,
         file.display(),
@@ -394,9 +411,9 @@ fn export(db: Option<PathBuf>, file: Option<&Path>) -> Result<()> {
     match file {
         Some(path) => {
             std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
-            eprintln!("wrote {} feeds to {}", list.len(), path.display());
+            note!("wrote {} feeds to {}", list.len(), path.display());
         }
-        None => println!("{text}"),
+        None => outln!("{text}"),
     }
     Ok(())
 }
@@ -405,7 +422,7 @@ fn remove(db: Option<PathBuf>, spec: &str) -> Result<()> {
     let mut store = open_store(db)?;
     let feed = find_feed(&store, spec)?;
     store.feed_remove(feed.id)?;
-    println!(
+    outln!(
         "unsubscribed from {} ({})",
         feed.title.as_deref().unwrap_or(&feed.url),
         feed.url
@@ -417,9 +434,9 @@ fn list_feeds(db: Option<PathBuf>) -> Result<()> {
     let store = open_store(db)?;
     let feeds = store.feeds()?;
     if feeds.is_empty() {
-        println!("no subscriptions yet: `pith add URL` or `pith import FILE.opml`");
+        outln!("no subscriptions yet: `pith add URL` or `pith import FILE.opml`");
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = output();
     for f in feeds {
         writeln!(
             out,
@@ -487,17 +504,17 @@ fn run_refresh(
                 new_items,
                 linked,
                 page_errors,
-            } => eprintln!(
+            } => note!(
                 "{url}: {new_items} new, {linked} linked to items of other feeds, {page_errors} page errors"
             ),
-            FeedOutcome::NotModified => eprintln!("{url}: not modified"),
+            FeedOutcome::NotModified => note!("{url}: not modified"),
             FeedOutcome::Deferred { until } => {
-                eprintln!(
+                note!(
                     "{url}: skipped, the server asked to wait until {}",
                     when(Some(until))
                 )
             }
-            FeedOutcome::Failed { error } => eprintln!("{url}: error: {error}"),
+            FeedOutcome::Failed { error } => note!("{url}: error: {error}"),
         },
         (
             None,
@@ -507,7 +524,7 @@ fn run_refresh(
                 ..
             },
         ) => {
-            eprintln!("  {title}: page not fetched: {e}")
+            note!("  {title}: page not fetched: {e}")
         }
         _ => {}
     };
@@ -517,7 +534,7 @@ fn run_refresh(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    println!(
+    outln!(
         "refreshed {} feeds in {:.1} s: {} new items, {} linked, {} page errors; {} not modified, {} failed, {} deferred ({} feed requests, {} conditional; {} page and {} image requests)",
         summary.feeds_updated
             + summary.feeds_not_modified
@@ -545,7 +562,7 @@ fn items(db: Option<PathBuf>, feed: Option<&str>, filter: ItemFilter) -> Result<
         feed: feed.map(|f| f.id),
         ..filter
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = output();
     for item in store.items(&filter)? {
         let flags = format!(
             "{}{}{}",
@@ -582,7 +599,7 @@ fn read(db: Option<PathBuf>, id: i64, show_blocks: bool) -> Result<()> {
     let article = reading::open_article(&store, &engine, id)?
         .with_context(|| format!("no item {id} (see `pith items`)"))?;
     let item = &article.item;
-    let mut out = std::io::stdout().lock();
+    let mut out = output();
     writeln!(out, "{}", item.title)?;
     writeln!(
         out,
@@ -647,9 +664,9 @@ fn search(db: Option<PathBuf>, query: &[String], limit: usize) -> Result<()> {
     let query = query.join(" ");
     let hits = store.search(&query, limit)?;
     if hits.is_empty() {
-        println!("nothing matches {query:?}");
+        outln!("nothing matches {query:?}");
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = output();
     for hit in hits {
         writeln!(
             out,
@@ -665,8 +682,8 @@ fn search(db: Option<PathBuf>, query: &[String], limit: usize) -> Result<()> {
 fn star(db: Option<PathBuf>, id: i64) -> Result<()> {
     let mut store = open_store(db)?;
     match store.toggle_star(id)? {
-        Some(true) => println!("starred item {id}"),
-        Some(false) => println!("unstarred item {id}"),
+        Some(true) => outln!("starred item {id}"),
+        Some(false) => outln!("unstarred item {id}"),
         None => bail!("no item {id} (see `pith items`)"),
     }
     Ok(())
@@ -692,7 +709,7 @@ fn mark_read(
         _ => bail!("say which items: an item id, --feed FEED, or --all"),
     };
     let n = store.set_read(scope, !unread)?;
-    println!(
+    outln!(
         "marked {n} items {}",
         if unread { "unread" } else { "read" }
     );
@@ -725,7 +742,7 @@ fn pin(db: Option<PathBuf>, item_id: i64, position: u32, verdict: PinVerdict) ->
         None => block.text.chars().take(200).collect(),
     };
     let id = store.pin_add(domain, block.hash, verdict, &text, now())?;
-    println!(
+    outln!(
         "pin {id}: this block is always {} on {domain}",
         verdict_name(verdict)
     );
@@ -743,9 +760,9 @@ fn list_pins(db: Option<PathBuf>, site: Option<&str>) -> Result<()> {
     let store = open_store(db)?;
     let pins = store.pins(site)?;
     if pins.is_empty() {
-        println!("no pins yet: `pith pin ITEM BLOCK --content|--boilerplate`");
+        outln!("no pins yet: `pith pin ITEM BLOCK --content|--boilerplate`");
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = output();
     for pin in pins {
         let text: String = pin.text.chars().take(80).collect();
         writeln!(
@@ -809,7 +826,7 @@ fn tree(
         Node(&'a pith::store::TreeNodeInfo, String, usize),
         More(String, usize),
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = output();
     // Depth first, children by support, so the site's main sections come first.
     let mut stack = vec![Line::Node(&nodes[0], nodes[0].segment.clone(), 0)];
     while let Some(line) = stack.pop() {
@@ -880,7 +897,7 @@ fn unpin(db: Option<PathBuf>, id: i64) -> Result<()> {
     if !store.pin_remove(id)? {
         bail!("no pin {id} (see `pith pins`)");
     }
-    println!("removed pin {id}");
+    outln!("removed pin {id}");
     Ok(())
 }
 
@@ -925,7 +942,7 @@ fn extract(
         .ingest(&mut store, &doc)
         .with_context(|| format!("extracting {}", page.display()))?;
     let labels = engine.classify(&store, &ingested, method)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = output();
     if show_blocks {
         if ingested.duplicate {
             writeln!(
@@ -982,15 +999,17 @@ fn eval(
     let interactive = std::io::stderr().is_terminal();
     let run = eval_run::run(dataset, &options, &engine, |done, total| {
         if interactive {
-            eprint!("\r{done}/{total} pages");
+            {
+                let _ = write!(std::io::stderr().lock(), "\r{done}/{total} pages");
+            }
         }
     })
     .with_context(|| format!("evaluating {}", dataset.display()))?;
     if interactive {
-        eprintln!();
+        note!();
     }
     for problem in &run.problems {
-        eprintln!("warning: {problem}");
+        note!("warning: {problem}");
     }
     if run.pages == 0 {
         bail!("no page of {} could be scored", dataset.display());
@@ -1000,15 +1019,15 @@ fn eval(
     } else {
         report::format_table(&run.results, per_site)
     };
-    println!("{table}");
+    outln!("{table}");
     for &grouping in &tables.groupings {
-        println!(
+        outln!(
             "{}",
             report::format_grouped(&run.results, grouping, markdown)
         );
     }
     let secs = run.engine_time.as_secs_f64();
-    println!(
+    outln!(
         "{} pages, {} methods: engine {:.2} s ({:.0} pages/s, all methods), total {:.2} s",
         run.pages,
         options.methods.len(),
@@ -1034,10 +1053,10 @@ fn eval(
                 false => format!("; {method} {own:.3}"),
             });
         }
-        println!("{line}");
+        outln!("{line}");
     }
     if let Some(out) = out {
-        println!(
+        outln!(
             "wrote texts, pages.csv, cumulative.csv and cumulative.png to {}",
             out.display()
         );
@@ -1180,7 +1199,62 @@ fn main() {
         None => window(cli.db),
     };
     if let Err(e) = result {
-        eprintln!("error: {e:#}");
+        // The reader of the output went away (`| head`): nothing is wrong, and nothing to say.
+        if is_closed_pipe(&e) {
+            return;
+        }
+        note!("error: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// Standard output, whose closed pipe is told apart from every other broken pipe (a feed's
+/// server hanging up is an error to report; the reader of our output going away is not).
+struct Output(std::io::StdoutLock<'static>);
+
+/// The payload of the error [`Output`] gives when its reader has gone.
+#[derive(Debug)]
+struct OutputClosed;
+
+impl std::fmt::Display for OutputClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("standard output was closed")
+    }
+}
+
+impl std::error::Error for OutputClosed {}
+
+impl Output {
+    fn mark(e: std::io::Error) -> std::io::Error {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::io::Error::new(std::io::ErrorKind::BrokenPipe, OutputClosed)
+        } else {
+            e
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).map_err(Output::mark)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(Output::mark)
+    }
+}
+
+/// Standard output for the commands' results (see [`Output`]).
+fn output() -> Output {
+    Output(std::io::stdout().lock())
+}
+
+/// True when `e` comes from writing to standard output after its reader closed it.
+fn is_closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+            .is_some_and(|inner| inner.is::<OutputClosed>())
+    })
 }

@@ -279,6 +279,27 @@ struct Queue {
     feeds_in_flight: usize,
     summary: Summary,
     fatal: Option<RefreshError>,
+    /// A worker panicked (a bug): the others stop instead of waiting for its task forever,
+    /// and the panic goes on up once they are joined.
+    worker_panicked: bool,
+}
+
+/// Counts a running task until it ends, however it ends: a task that panics still ends, and
+/// tells the other workers to stop.
+struct Running<'s, 'a> {
+    shared: &'s Shared<'a>,
+}
+
+impl Drop for Running<'_, '_> {
+    fn drop(&mut self) {
+        let mut q = self.shared.lock();
+        q.running -= 1;
+        if std::thread::panicking() {
+            q.worker_panicked = true;
+        }
+        drop(q);
+        self.shared.wake.notify_all();
+    }
 }
 
 struct Shared<'a> {
@@ -376,6 +397,7 @@ pub fn refresh(
             feeds_in_flight: 0,
             summary,
             fatal: None,
+            worker_panicked: false,
         }),
         wake: Condvar::new(),
         held: Arc::new(AtomicUsize::new(0)),
@@ -425,7 +447,7 @@ fn committer(shared: &Shared<'_>, workers_done: &std::sync::atomic::AtomicBool) 
     loop {
         {
             let q = shared.lock();
-            if workers_done.load(Ordering::SeqCst) || q.fatal.is_some() {
+            if workers_done.load(Ordering::SeqCst) || q.fatal.is_some() || q.worker_panicked {
                 return;
             }
             let _ = shared
@@ -451,7 +473,7 @@ fn worker(shared: &Shared<'_>) {
         let task = {
             let mut q = shared.lock();
             loop {
-                if q.fatal.is_some() {
+                if q.fatal.is_some() || q.worker_panicked {
                     shared.wake.notify_all();
                     return;
                 }
@@ -502,18 +524,16 @@ fn worker(shared: &Shared<'_>) {
                     .0;
             }
         };
+        let running = Running { shared };
         let result = match task {
             Task::Feed(feed) => run_feed(shared, feed),
             Task::Page(job, entry) => run_page(shared, &job, entry),
             Task::Image(batch, url) => run_image(shared, &batch, &url),
         };
-        let mut q = shared.lock();
-        q.running -= 1;
         if let Err(e) = result {
-            q.fatal.get_or_insert(e);
+            shared.lock().fatal.get_or_insert(e);
         }
-        drop(q);
-        shared.wake.notify_all();
+        drop(running);
     }
 }
 
