@@ -567,7 +567,17 @@ fn feed_done(shared: &Shared<'_>, feed: &FeedInfo, outcome: FeedOutcome) {
 
 fn run_feed(shared: &Shared<'_>, feed: FeedInfo) -> Result<(), RefreshError> {
     let now = unix_now();
-    let conditional = feed.etag.is_some() || feed.last_modified.is_some();
+    // A feed with pages still to retry is asked for whole: "not modified" would leave nothing
+    // to retry them from.
+    let retrying = shared
+        .db()?
+        .has_retryable_entries(feed.id, limits::MAX_PAGE_ATTEMPTS)?;
+    let (etag, last_modified) = if retrying {
+        (None, None)
+    } else {
+        (feed.etag.as_deref(), feed.last_modified.as_deref())
+    };
+    let conditional = etag.is_some() || last_modified.is_some();
     shared.count(|s| {
         s.feed_requests += 1;
         s.conditional_requests += usize::from(conditional);
@@ -575,8 +585,8 @@ fn run_feed(shared: &Shared<'_>, feed: FeedInfo) -> Result<(), RefreshError> {
     let req = Request {
         url: &feed.url,
         max_bytes: limits::MAX_FEED_BYTES,
-        etag: feed.etag.as_deref(),
-        last_modified: feed.last_modified.as_deref(),
+        etag,
+        last_modified,
         accept: Some(
             "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5",
         ),

@@ -98,3 +98,52 @@ fn a_failed_page_is_fetched_again_and_completes_its_item() {
         Some("The broken story's summary.")
     );
 }
+
+#[test]
+fn a_failed_page_is_retried_while_its_feed_answers_not_modified() {
+    let server = Server::start();
+    let r = &server.routes;
+    let story = "/news/late-story.html";
+    let entries = vec![(
+        "Late story".to_string(),
+        server.url(story),
+        "The late story's summary.".to_string(),
+    )];
+    let feed = rss("News", &entries);
+    // The feed never changes, and answers a conditional request with 304, as servers do.
+    r.handle("/feed.xml", move |seen| {
+        if seen.conditional() {
+            Reply::status(304)
+        } else {
+            Reply::ok("application/rss+xml", feed.clone()).header("ETag", "\"v1\"")
+        }
+    });
+    r.set(story, Reply::status(503));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    must(pith(&db, &["add", &server.url("/feed.xml")]), "add");
+    assert!(items(&db)[0].fetch_error.is_some());
+
+    r.set(
+        story,
+        Reply::ok(
+            "text/html",
+            article(
+                "Late story",
+                &["The late story arrived at last, with its whole text about tide tables."],
+                None,
+            ),
+        ),
+    );
+    must(pith(&db, &["refresh"]), "refresh");
+    let item = &items(&db)[0];
+    assert_eq!(item.fetch_error, None, "{item:?}");
+    let read = must(pith(&db, &["read", &item.id.to_string()]), "read");
+    assert!(read.contains("tide tables"), "{read}");
+    // With nothing left to retry, the feed is asked conditionally again.
+    r.clear_log();
+    must(pith(&db, &["refresh"]), "refresh with nothing to retry");
+    let asked = r.hits("/feed.xml");
+    assert_eq!(asked.len(), 1);
+    assert!(asked[0].conditional(), "{:?}", asked[0].headers);
+}

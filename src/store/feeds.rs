@@ -1016,6 +1016,22 @@ impl Store {
         Ok(retry)
     }
 
+    /// True when some entry of `feed` has an item whose page failed and may be fetched again
+    /// (fewer than `max_attempts` attempts so far). The refresh then asks for the feed whole,
+    /// not conditionally: a feed that answers "not modified" would give no entries to retry.
+    pub fn has_retryable_entries(
+        &self,
+        feed: FeedId,
+        max_attempts: u32,
+    ) -> Result<bool, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM feed_entry AS e JOIN item AS i ON i.id = e.item
+             WHERE e.feed = ?1 AND i.fetch_error IS NOT NULL
+               AND i.url_key IS NULL AND i.attempts < ?2)",
+        )?;
+        Ok(stmt.query_row(params![feed, max_attempts], |r| r.get(0))?)
+    }
+
     /// Completes an item whose page failed before (see [`Store::retryable_entries`]) with the page
     /// fetched now: the item keeps its id, feed entries, title, summary and read and starred
     /// flags, and gains the page, blocks, images and clean text, all in one transaction. When
