@@ -277,7 +277,11 @@ fn default_db() -> Result<PathBuf> {
     let dir = dirs::data_dir().context(
         "cannot find the platform's data directory (set HOME or XDG_DATA_HOME, or pass --db)",
     )?;
-    Ok(dir.join("pith").join("pith.db"))
+    // pith's own data folder is created on a fresh machine; a folder named with --db is not.
+    let dir = dir.join("pith");
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("creating pith's data folder {}", dir.display()))?;
+    Ok(dir.join("pith.db"))
 }
 
 /// The engine with the user's own query rules (in the config directory) tried before the built-ins.

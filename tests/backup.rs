@@ -56,11 +56,14 @@ fn backup_restore_and_a_damaged_file() {
         names(dir.path())
     );
 
-    // Damage: the file is overwritten with something that is not a database.
+    // Damage: everything after SQLite's magic header is overwritten. (A file that does not
+    // even start as SQLite is some other file, refused and left alone: see tests/cli.rs.)
     for suffix in ["-wal", "-shm"] {
         let _ = std::fs::remove_file(dir.path().join(format!("pith.db{suffix}")));
     }
-    std::fs::write(&db, vec![0x42u8; 64 * 1024]).unwrap();
+    let mut damaged = b"SQLite format 3\0".to_vec();
+    damaged.resize(64 * 1024, 0x42);
+    std::fs::write(&db, &damaged).unwrap();
     let run = pith(&db, &["feeds"]);
     assert!(!run.ok, "a damaged database must not be used");
     println!("{}", run.stderr);
@@ -77,7 +80,7 @@ fn backup_restore_and_a_damaged_file() {
     );
     assert_eq!(
         std::fs::read(dir.path().join(&kept[0])).unwrap(),
-        vec![0x42u8; 64 * 1024],
+        damaged,
         "the damaged file is kept as it was"
     );
 

@@ -202,3 +202,31 @@ fn eval_of_a_missing_dataset_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("/no/such/dataset"));
 }
+
+#[test]
+fn a_db_that_is_not_a_database_or_in_a_missing_folder_is_refused_and_nothing_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    // `pith --db subs.opml feeds`: the user's OPML file is named by mistake.
+    let opml = dir.path().join("subs.opml");
+    let subscriptions = "<?xml version=\"1.0\"?><opml version=\"2.0\"><head/><body>\
+                <outline text=\"News\" xmlUrl=\"http://127.0.0.1:1/feed.xml\"/></body></opml>";
+    std::fs::write(&opml, subscriptions).unwrap();
+    let out = pith(&opml, &["feeds"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("not an SQLite database"), "{err}");
+    assert_eq!(std::fs::read_to_string(&opml).unwrap(), subscriptions);
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["subs.opml"], "nothing renamed or created");
+
+    // `--db /nonexistent/dir/x.db`: no folders are made up.
+    let missing = dir.path().join("nonexistent").join("dir").join("x.db");
+    let out = pith(&missing, &["feeds"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("does not exist"), "{err}");
+    assert!(!dir.path().join("nonexistent").exists());
+}

@@ -32,6 +32,29 @@ pub struct Restored {
     pub previous_moved_to: Option<PathBuf>,
 }
 
+/// The first bytes of every SQLite database file.
+const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+/// True when `path` does not exist, is empty (a new database), or starts as an SQLite database
+/// does. Anything else is some other file, never to be opened, let alone moved aside as damaged.
+/// A file that cannot be read is let through: opening it reports why.
+pub(super) fn is_sqlite_or_empty(path: &Path) -> bool {
+    use std::io::Read;
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return true;
+    };
+    let mut head = [0u8; 16];
+    let mut read = 0;
+    while read < head.len() {
+        match file.read(&mut head[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(_) => return true,
+        }
+    }
+    read == 0 || head == *SQLITE_HEADER
+}
+
 /// Runs `PRAGMA quick_check` on a file just opened, the first time this process opens it. A file
 /// SQLite cannot read as a database, or whose check finds problems, is closed and moved aside, and
 /// [`StoreError::Damaged`] is returned; other failures (a locked or unreadable file) are returned
@@ -306,31 +329,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_file_that_is_not_a_database_is_moved_aside_not_replaced() {
+    fn a_file_that_is_not_a_database_is_refused_and_left_as_it_is() {
+        // `pith --db subs.opml feeds`: the user's file is neither opened nor renamed.
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("pith.db");
-        std::fs::write(
-            &path,
-            b"this is not an SQLite database, just some text".repeat(100),
-        )
-        .unwrap();
+        let path = dir.path().join("subs.opml");
+        let text = b"<?xml version=\"1.0\"?><opml version=\"2.0\"><body/></opml>".repeat(50);
+        std::fs::write(&path, &text).unwrap();
         let err = Store::open(&path).err().expect("refused");
-        let StoreError::Damaged { moved_to, .. } = &err else {
-            panic!("{err}")
-        };
-        let moved_to = moved_to.clone().expect("moved");
-        assert!(!path.exists());
-        assert!(
-            std::fs::read(&moved_to)
-                .unwrap()
-                .starts_with(b"this is not an SQLite")
-        );
+        assert!(matches!(err, StoreError::NotADatabase { .. }), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), text, "the file is untouched");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["subs.opml"], "nothing renamed or created beside it");
         let message = err.to_string();
-        assert!(
-            message.contains(&moved_to.display().to_string()),
-            "{message}"
-        );
-        assert!(message.contains("pith restore"), "{message}");
+        assert!(message.contains("subs.opml"), "{message}");
+        assert!(message.contains("not an SQLite database"), "{message}");
+        // An empty file is a new database, as SQLite makes it.
+        let empty = dir.path().join("new.db");
+        std::fs::write(&empty, b"").unwrap();
+        assert!(Store::open(&empty).is_ok());
+    }
+
+    #[test]
+    fn a_database_in_a_folder_that_does_not_exist_is_refused_not_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("no").join("such").join("x.db");
+        let err = Store::open(&path).err().expect("refused");
+        assert!(matches!(err, StoreError::NoFolder { .. }), "{err}");
+        assert!(!dir.path().join("no").exists(), "no folder created");
+        assert!(err.to_string().contains("does not exist"), "{err}");
     }
 
     #[test]

@@ -94,6 +94,22 @@ pub enum StoreError {
         /// What the check reported.
         problems: String,
     },
+    /// The file is not an SQLite database at all (an OPML file, a text file passed as `--db`):
+    /// pith neither opens nor moves it.
+    #[error(
+        "{path} is not an SQLite database (it was left as it is); pass the pith database with --db, or a new file name to start one"
+    )]
+    NotADatabase {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The folder the database should be in does not exist: pith creates only its own data
+    /// folder, never one named by mistake.
+    #[error("the folder {dir} does not exist; create it first, or pass another --db path")]
+    NoFolder {
+        /// The missing folder.
+        dir: PathBuf,
+    },
     /// A backup or restore could not be done.
     #[error("{0}")]
     Maintenance(String),
@@ -195,9 +211,17 @@ impl Store {
             path: path.to_path_buf(),
             source,
         };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            // A missing data directory on a fresh machine is normal; SQLite will report real errors.
-            let _ = std::fs::create_dir_all(dir);
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+            && !dir.is_dir()
+        {
+            return Err(StoreError::NoFolder {
+                dir: dir.to_path_buf(),
+            });
+        }
+        if !maintenance::is_sqlite_or_empty(path) {
+            return Err(StoreError::NotADatabase {
+                path: path.to_path_buf(),
+            });
         }
         let conn = Connection::open(path).map_err(open_err)?;
         // Before anything else reads the file: a damaged one is moved aside and refused.
