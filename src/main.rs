@@ -810,8 +810,11 @@ fn tree(
         }
         None => {
             let site = site.unwrap_or_default().trim();
+            // A URL, or a host with or without a port (`127.0.0.1:18105`, `news.example.com`).
             let host = url::Url::parse(site)
                 .ok()
+                .filter(|u| u.has_host())
+                .or_else(|| url::Url::parse(&format!("http://{site}")).ok())
                 .and_then(|u| u.host_str().map(str::to_string))
                 .unwrap_or_else(|| site.to_string());
             pith::urlkey::registrable_domain(&host)

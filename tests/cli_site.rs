@@ -209,4 +209,14 @@ fn the_tree_names_the_node_that_speaks_for_a_known_site() {
         tree.contains("more nodes"),
         "children beyond --top are counted: {tree}"
     );
+    // The site named as a host with its port, as a user copies it from the address bar, or
+    // as a URL: the same tree.
+    let host_port = u("/")
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    for site in [host_port.as_str(), &u("/news/owls")] {
+        let named = must(pith(&db, &["tree", site]), "tree SITE");
+        assert!(named.contains("n_s=8"), "{site}: {named}");
+    }
 }
