@@ -1155,24 +1155,25 @@ pub struct Added {
 /// Why `pith add` failed.
 #[derive(Debug, thiserror::Error)]
 pub enum AddError {
-    /// The URL could not be fetched.
-    #[error("cannot fetch {url}: {source}")]
+    /// The URL could not be fetched. (The cause is in the message and not also a `source`:
+    /// a chain printed whole would say it twice, "HTTP 404 Not Found: HTTP 404 Not Found".)
+    #[error("cannot fetch {url}: {error}")]
     Fetch {
         /// What was fetched.
         url: String,
         /// Why it failed.
-        source: FetchError,
+        error: FetchError,
     },
     /// A page that names no feed.
     #[error("{0} is neither a feed nor a page that names one (no <link rel=\"alternate\"> feed)")]
     NoFeed(String),
     /// A feed that does not parse.
-    #[error("{url} does not parse as a feed: {source}")]
+    #[error("{url} does not parse as a feed: {error}")]
     Parse {
         /// The feed's URL.
         url: String,
         /// Why.
-        source: feeds::FeedError,
+        error: feeds::FeedError,
     },
     /// The database failed.
     #[error(transparent)]
@@ -1193,11 +1194,11 @@ pub fn subscribe(store: &mut Store, fetch: &FetchConfig, url: &str) -> Result<Ad
             Ok(Fetched::Body(r)) => Ok(r),
             Ok(Fetched::NotModified) => Err(AddError::Fetch {
                 url: u.to_string(),
-                source: FetchError::Status { status: 304 },
+                error: FetchError::Status { status: 304 },
             }),
-            Err(source) => Err(AddError::Fetch {
+            Err(error) => Err(AddError::Fetch {
                 url: u.to_string(),
-                source,
+                error,
             }),
         }
     };
@@ -1215,10 +1216,10 @@ pub fn subscribe(store: &mut Store, fetch: &FetchConfig, url: &str) -> Result<Ad
         (chosen.url.clone(), body, others)
     };
     let parsed =
-        feeds::parse_feed(&body.body, Some(&body.url), body.charset()).map_err(|source| {
+        feeds::parse_feed(&body.body, Some(&body.url), body.charset()).map_err(|error| {
             AddError::Parse {
                 url: feed_url.clone(),
-                source,
+                error,
             }
         })?;
     let (feed, new) = store.feed_add(

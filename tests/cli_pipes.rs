@@ -1,6 +1,7 @@
 //! Closed pipes, as a shell makes them (`pith items | head -1`, `pith add URL 2>&1 | head -1`):
 //! a closed standard output ends a listing quietly with success, and a closed standard error
-//! (where progress goes) never stops or hangs a refresh, which stores every item.
+//! (where progress goes) never stops or hangs a refresh, which stores every item. And what goes
+//! to stderr on failure says why once.
 
 mod common;
 
@@ -151,4 +152,21 @@ fn a_worker_that_panics_ends_the_refresh_instead_of_hanging_it() {
     assert!(panicked, "the worker's panic goes on up to the caller");
     // What was stored before stays readable.
     assert!(item_count(&db) >= 3);
+}
+
+#[test]
+fn a_failed_subscription_says_why_once() {
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pipes.db");
+    let missing = server.url("/gone.xml");
+    for (url, why) in [
+        (missing.as_str(), "HTTP 404 Not Found"),
+        ("notaurl", "relative URL without a base"),
+    ] {
+        let run = pith(&db, &["add", url]);
+        assert!(!run.ok);
+        assert_eq!(run.stderr.matches(why).count(), 1, "{}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
 }
