@@ -441,8 +441,10 @@ pub(super) fn choose(
 
     let score = scores.get(top).unwrap_or(top_score);
     let mut siblings = siblings(page, stats, facts, scores, top, score);
-    if !super::declared::declares_product(page) {
-        siblings.extend(parts(page, stats, facts, scores, top, &siblings));
+    // The product check reads the page's structured data: only when there are parts to add.
+    let parts = parts(page, stats, facts, scores, top, &siblings);
+    if !parts.is_empty() && !super::declared::declares_product(page) {
+        siblings.extend(parts);
     }
     Some(Choice {
         main: top,
@@ -543,7 +545,8 @@ fn parts(
     let total_blocks = page.blocks.len() as u32;
     let mut out = Vec::new();
     // A page that calls itself an article has one; boxes alike to its own are other stories.
-    let thread_possible = !super::declared::declares_article(page);
+    // (Read from the page's structured data only when a thread is in question.)
+    let mut thread_possible: Option<bool> = None;
     let mut level = main;
     for up in 0..PART_LEVELS {
         let Some(parent) = dom.parent(level) else {
@@ -564,27 +567,32 @@ fn parts(
         let named = dom
             .attr(level, "class")
             .is_some_and(|c| !c.trim().is_empty());
-        let peers =
-            thread_possible && named && !layout_cell && facts.is_repeated_item(stats, level);
+        let peers = named
+            && !layout_cell
+            && facts.is_repeated_item(stats, level)
+            && *thread_possible.get_or_insert_with(|| !super::declared::declares_article(page));
         for x in dom.children(parent) {
             if x == level || !dom.is_element(x) || already.contains(&x) {
                 continue;
             }
+            // The cheap counts first: most boxes beside a container hold no prose at all.
             let a = stats.get(x);
-            let clean = stats.link_density(x) < 0.33
-                && !facts.hint(x).is_negative()
-                && !facts.in_negative_context(stats, total_blocks, x);
+            if a.prose == 0 || stats.link_density(x) >= 0.33 {
+                continue;
+            }
             let part = if peers && signature(dom, x) == signature(dom, level) {
-                a.prose >= 1 && clean
+                true
             } else {
                 a.prose_words >= PART_PROSE_WORDS
                     && a.prose >= 2
                     && a.controls == 0
-                    && clean
                     && scores.damped.get(x as usize).is_none_or(|&d| d < 0.5)
-                    && !facts.is_repeated_item(stats, x)
                     && template.is_some_and(|t| holds_template(dom, x, t, up + 2))
+                    && !facts.is_repeated_item(stats, x)
             };
+            let part = part
+                && !facts.hint(x).is_negative()
+                && !facts.in_negative_context(stats, total_blocks, x);
             if part {
                 out.push(x);
             }
