@@ -485,7 +485,9 @@ fn comments_span(
     let mut prose = 0;
     for index in a.first_block as usize..end {
         let block = page.blocks.get(index)?;
-        if prose >= PROSE_BEFORE_COMMENTS && clean::opens_comments(block) {
+        if prose >= PROSE_BEFORE_COMMENTS
+            && let Some(opening) = clean::opens_comments(block)
+        {
             // The largest box around the line that stays clear of the core.
             let mut boxed = None;
             let mut node = Some(block.node);
@@ -497,11 +499,19 @@ fn comments_span(
                 node = dom.parent(n);
             }
             let box_end = boxed.map_or(0, |b| stats.get(b).end_block as usize);
-            return Some(if box_end > index + 1 {
+            let span = if box_end > index + 1 {
                 index..box_end
             } else {
                 index..end
-            });
+            };
+            let has_bylines = || {
+                page.blocks
+                    .get(span.clone())
+                    .is_some_and(|blocks| blocks.iter().any(stats::looks_like_byline))
+            };
+            if !clean::LOOSE_COMMENT_OPENINGS.contains(&opening) || has_bylines() {
+                return Some(span);
+            }
         }
         prose += u32::from(stats::is_prose(block));
     }

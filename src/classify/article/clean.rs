@@ -111,17 +111,22 @@ const COMMENT_OPENINGS: &[&str] = &[
     "replies",
 ];
 
-/// True for a short line of own text (not a link) that opens a comment section.
-pub(super) fn opens_comments(block: &Block) -> bool {
+/// Openings that also head sections of an article or a manual (git's `DISCUSSION`, a letters
+/// page's `Responses`): they open a comment section only when comments follow, lines that name
+/// an author or a time among them.
+pub(super) const LOOSE_COMMENT_OPENINGS: &[&str] = &["discussion", "responses", "replies"];
+
+/// The opening, when a short line of own text (not a link) opens a comment section.
+pub(super) fn opens_comments(block: &Block) -> Option<&'static str> {
     if block.words == 0 || block.words > 8 || block.link_words * 2 > block.words {
-        return false;
+        return None;
     }
     let lower = block.text.trim().to_lowercase();
     // `12 comments`, `(3) Comments`: a count first.
     let rest = lower
         .trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace() || "()[]".contains(c))
         .trim_start();
-    COMMENT_OPENINGS.iter().any(|o| {
+    COMMENT_OPENINGS.iter().copied().find(|o| {
         rest.starts_with(o)
             && rest[o.len()..]
                 .chars()

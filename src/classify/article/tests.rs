@@ -668,3 +668,19 @@ fn a_box_loosely_named_meta_that_holds_the_articles_paragraphs_stays() {
     }
     assert!(!has(&kept, "Tags: moving"), "{kept:#?}");
 }
+
+#[test]
+fn a_manuals_discussion_section_is_not_a_comment_thread() {
+    // git's manual pages end with a section headed DISCUSSION: more of the manual, no bylines.
+    let html = format!(
+        "<html><head><title>git-commit</title></head><body><nav>{NAV}</nav>\
+         <div id=main><h1>git-commit</h1>{}<h2>DISCUSSION</h2>{}</div></body></html>",
+        paragraphs(0..4),
+        paragraphs(4..7)
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    for n in 0..7 {
+        assert!(has(&kept, &format!("Paragraph {n} ")), "{kept:#?}");
+    }
+}
