@@ -655,7 +655,11 @@ fn read(db: Option<PathBuf>, id: i64, show_blocks: bool) -> Result<()> {
                 )?;
             }
             (BlockKind::Heading(_), _) => writeln!(out, "## {}\n", block.text)?,
-            (BlockKind::ListItem, _) => writeln!(out, "  - {}", block.text)?,
+            (BlockKind::ListItem, _) => match block.list_marker {
+                Some(reading::ListMarker::Number(n)) => writeln!(out, "  {n}. {}", block.text)?,
+                Some(reading::ListMarker::Continued) => writeln!(out, "    {}", block.text)?,
+                _ => writeln!(out, "  - {}", block.text)?,
+            },
             _ => writeln!(out, "{}\n", block.text)?,
         }
     }

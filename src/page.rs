@@ -1040,6 +1040,15 @@ impl BlockBuilder<'_> {
         }
     }
 
+    /// Writes out a folded space that is due (one space for a run of white space).
+    fn push_pending_space(&mut self) {
+        if self.pending_space {
+            self.text.push(' ');
+            self.chars += 1;
+            self.pending_space = false;
+        }
+    }
+
     fn push_newline(&mut self) {
         if !self.text.is_empty() && self.chars < MAX_BLOCK_CHARS {
             self.text.push('\n');
@@ -1083,6 +1092,15 @@ impl BlockBuilder<'_> {
                 self.end_token();
                 if pre && c == '\n' {
                     self.push_newline();
+                } else if pre {
+                    // Preformatted text keeps its spaces: a line's indentation is its meaning.
+                    // A tab is four spaces: what a reader draws, whatever the font.
+                    self.push_pending_space();
+                    let width = if c == '\t' { 4 } else { 1 };
+                    for _ in 0..width {
+                        self.text.push(' ');
+                    }
+                    self.chars += width;
                 } else if !self.text.is_empty() {
                     self.pending_space = true;
                 }
@@ -1365,9 +1383,10 @@ mod tests {
     }
 
     #[test]
-    fn pre_keeps_line_breaks() {
-        let p = page("<pre>\nfn main() {\n    let  x = 1;\n}\n</pre><p>a\nb</p>");
-        assert_eq!(texts(&p), ["fn main() {\n let x = 1;\n}", "a b"]);
+    fn pre_keeps_line_breaks_and_indentation() {
+        let p = page("<pre>\nfn main() {\n    let  x = 1;\n\tx\n}\n</pre><p>a\n  b</p>");
+        // Indentation and runs of spaces are the code's own; outside <pre> white space folds.
+        assert_eq!(texts(&p), ["fn main() {\n    let  x = 1;\n    x\n}", "a b"]);
         assert_eq!(p.blocks[0].kind, BlockKind::Preformatted);
     }
 

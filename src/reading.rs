@@ -56,6 +56,20 @@ pub struct ArticleBlock {
     pub count: u32,
     /// `c(b)` at the domain node: 1 (this page) or 0 means the site had never shown it before.
     pub domain_count: u32,
+    /// How a list item's block is marked: a bullet, its number in an ordered list, or nothing
+    /// (a further paragraph of the same item). `None` outside lists.
+    pub list_marker: Option<ListMarker>,
+}
+
+/// The mark before a list item's block in the reading pane and `pith read`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListMarker {
+    /// An item of an unordered list (`<ul>`, `<dl>`, or no list element at all).
+    Bullet,
+    /// The item's number in an ordered list (`<ol start>` counted in).
+    Number(i64),
+    /// A further block of the item above, marked already.
+    Continued,
 }
 
 impl ArticleBlock {
@@ -177,13 +191,15 @@ pub fn open_article(
         .and_then(|b| b.nodes.iter().rposition(|n| n.support > site::MIN_SUPPORT));
     let images = store.item_images(id)?;
     let base = url::Url::parse(&page.url).ok();
+    let markers = list_markers(&ingested.page);
     let blocks = ingested
         .page
         .blocks
         .iter()
         .zip(labels)
+        .zip(markers)
         .enumerate()
-        .map(|(i, (block, label))| {
+        .map(|(i, ((block, label), list_marker))| {
             let count = match (&branch, deciding_node) {
                 (Some(b), Some(n)) => b.nodes[n].count(&block.hash),
                 _ => 0,
@@ -211,6 +227,7 @@ pub fn open_article(
                 label,
                 count,
                 domain_count,
+                list_marker,
             }
         })
         .collect();
@@ -224,6 +241,61 @@ pub fn open_article(
         images,
         method,
     }))
+}
+
+/// The list marker of every block of `page` (see [`ListMarker`]), in block order.
+fn list_markers(page: &crate::page::Page) -> Vec<Option<ListMarker>> {
+    use html5ever::local_name;
+    let dom = &page.dom;
+    let mut last_item = None;
+    page.blocks
+        .iter()
+        .map(|block| {
+            if block.kind != BlockKind::ListItem {
+                return None;
+            }
+            // The `<li>` (or `<dt>`/`<dd>`) holding the block.
+            let mut at = Some(block.node);
+            let item = loop {
+                match at {
+                    Some(n) if dom.is_html(n, &local_name!("li")) => break Some(n),
+                    Some(n)
+                        if dom.is_html(n, &local_name!("dt"))
+                            || dom.is_html(n, &local_name!("dd")) =>
+                    {
+                        break None;
+                    }
+                    Some(n) => at = dom.parent(n),
+                    None => break None,
+                }
+            };
+            let Some(item) = item else {
+                return Some(ListMarker::Bullet);
+            };
+            if last_item == Some(item) {
+                return Some(ListMarker::Continued);
+            }
+            last_item = Some(item);
+            let list = dom
+                .parent(item)
+                .filter(|&l| dom.is_html(l, &local_name!("ol")));
+            Some(match list {
+                Some(list) => {
+                    let start = dom
+                        .attr(list, "start")
+                        .and_then(|v| v.trim().parse::<i64>().ok())
+                        .unwrap_or(1);
+                    let before = dom
+                        .children(list)
+                        .take_while(|&c| c != item)
+                        .filter(|&c| dom.is_html(c, &local_name!("li")))
+                        .count() as i64;
+                    ListMarker::Number(start.saturating_add(before))
+                }
+                None => ListMarker::Bullet,
+            })
+        })
+        .collect()
 }
 
 /// The links of a block: every `<a href>` under its element whose text is found, in order, in the

@@ -92,6 +92,12 @@ fn selecting_a_feed_and_an_item_shows_its_content_blocks_and_none_of_its_boilerp
     );
     assert!(has_label_containing(&h, "What happens next on"));
     assert!(has_label_containing(&h, "The Maple bridge closes"));
+    // An ordered list shows its numbers (from its `start`), an unordered one its bullets, and
+    // code keeps its indentation.
+    h.get_by_label("2.");
+    h.get_by_label("3.");
+    assert!(h.query_all_by_label("•").count() >= 3);
+    assert!(has_label_containing(&h, "closure:\n    Maple bridge"));
     for text in fx::BOILERPLATE {
         assert!(
             !has_label_containing(&h, text),

@@ -9,7 +9,7 @@ use egui::text::{LayoutJob, TextFormat};
 use egui::{Color32, FontId, Galley, Role, Sense, Stroke, TextureHandle, Ui, WidgetInfo};
 
 use crate::page::BlockKind;
-use crate::reading::{Article, ArticleBlock, is_safe_link};
+use crate::reading::{Article, ArticleBlock, ListMarker, is_safe_link};
 
 /// The longest line, in characters: about what books and good web typography use.
 pub const MEASURE_CHARS: f32 = 70.0;
@@ -141,7 +141,12 @@ fn show_block(
         BlockKind::ListItem => {
             ui.horizontal_top(|ui| {
                 ui.add_space(size * 0.8);
-                ui.label(egui::RichText::new("•").size(size).color(text_color));
+                let marker = match block.list_marker {
+                    Some(ListMarker::Number(n)) => format!("{n}."),
+                    Some(ListMarker::Continued) => String::new(),
+                    _ => "•".to_string(),
+                };
+                ui.label(egui::RichText::new(marker).size(size).color(text_color));
                 ui.add_space(size * 0.3);
                 ui.vertical(|ui| {
                     clicked = paragraph(

@@ -90,7 +90,9 @@ pub fn page(n: usize) -> String {
 <p>{s2}. Work on the {name} bridge is expected to start in the autumn.</p>
 <ul><li>The {name} bridge closes for three months from September.</li><li>Buses to {name} Street take the river road meanwhile.</li><li>A footbridge stays open for the {name} school run.</li></ul>
 <blockquote><p>"We never gave up on {name} Street," said one resident who has lived there for forty years.</p></blockquote>
-<pre>closure: {name} bridge, 2026-09-01 to 2026-11-30</pre>
+<ol start="2"><li>Residents vote on the {name} detour in October.</li><li>The council publishes the final plan for {name} Street in November.</li></ol>
+<pre>closure:
+    {name} bridge, 2026-09-01 to 2026-11-30</pre>
 <figure><img src="/images/bridge-{n}.png" alt="The old {name} bridge at dusk"><figcaption>The old {name} bridge at dusk, photographed from the river bank.</figcaption></figure>
 <p>{s3}. The council meets again next month to discuss the {name} Street traffic plan.</p>
 </article></main>
