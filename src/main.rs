@@ -620,6 +620,7 @@ fn read(db: Option<PathBuf>, id: i64, show_blocks: bool) -> Result<()> {
         }
         writeln!(out, "{summary}")?;
     }
+    let mut printed_content = false;
     for block in &article.blocks {
         if show_blocks {
             let verdict = verdict_label(block.is_content());
@@ -632,6 +633,14 @@ fn read(db: Option<PathBuf>, id: i64, show_blocks: bool) -> Result<()> {
             continue;
         }
         if !block.is_content() {
+            continue;
+        }
+        // The page's own headline repeats the title printed above: printed once.
+        let first_content = !std::mem::replace(&mut printed_content, true);
+        if first_content
+            && matches!(block.kind, BlockKind::Heading(_))
+            && reading::repeats_title(&block.text, &item.title)
+        {
             continue;
         }
         match (&block.kind, &block.image) {

@@ -18,6 +18,40 @@ pub fn is_safe_link(url: &str) -> bool {
     url::Url::parse(url).is_ok_and(|u| SAFE_LINK_SCHEMES.contains(&u.scheme()))
 }
 
+/// Whether the page's headline `headline` says what the feed's title `title` says, so that a
+/// reader shows it once: the same words (case, punctuation and spacing aside), or the title is
+/// the headline with the site's name added after or before a separator ("Storm hits coast -
+/// BBC News", "BBC News | Storm hits coast").
+pub fn repeats_title(headline: &str, title: &str) -> bool {
+    let h = fold_words(headline);
+    let t = fold_words(title);
+    if h.is_empty() {
+        return false;
+    }
+    if h == t {
+        return true;
+    }
+    const SEPARATORS: [char; 6] = ['-', '|', '–', '—', ':', '·'];
+    let title = title.trim();
+    // The headline's words, then a separator, then the site's name (or the other way round).
+    title.char_indices().any(|(i, c)| {
+        SEPARATORS.contains(&c)
+            && title
+                .get(..i)
+                .zip(title.get(i + c.len_utf8()..))
+                .is_some_and(|(before, after)| fold_words(before) == h || fold_words(after) == h)
+    })
+}
+
+/// `text` lower-cased, its letters and digits only, words joined by one space.
+fn fold_words(text: &str) -> String {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A link inside a block's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
@@ -391,5 +425,26 @@ mod tests {
         assert_eq!(links[0].href, "https://example.com/a");
         assert_eq!(&block.text[links[1].range.clone()], "the second");
         assert_eq!(links[1].href, "https://other.org/b");
+    }
+
+    #[test]
+    fn a_headline_repeats_a_title_with_the_sites_name_around_it() {
+        assert!(repeats_title("Storm hits coast", "Storm hits coast"));
+        assert!(repeats_title(
+            "Storm hits coast",
+            "Storm hits coast - BBC News"
+        ));
+        assert!(repeats_title(
+            "Storm Hits Coast!",
+            "storm hits coast | Example"
+        ));
+        assert!(repeats_title(
+            "Storm hits coast",
+            "BBC News: Storm hits coast"
+        ));
+        assert!(repeats_title("Зима пришла", "Зима пришла — Новости"));
+        assert!(!repeats_title("Storm hits coast", "Storm hits coast again"));
+        assert!(!repeats_title("Storm", "Storm hits coast - BBC News"));
+        assert!(!repeats_title("", "Storm hits coast"));
     }
 }

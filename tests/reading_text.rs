@@ -1,5 +1,6 @@
-//! What `pith read` prints of an article's own structure: code keeps its indentation, and an
-//! ordered list keeps its numbers (its `start` counted in), where an unordered one shows bullets.
+//! What `pith read` prints of an article's own structure: code keeps its indentation, an
+//! ordered list keeps its numbers (its `start` counted in), where an unordered one shows bullets,
+//! and the page's headline is not printed again under a title that says the same.
 
 mod common;
 
@@ -24,7 +25,7 @@ fn code_keeps_its_indentation_and_ordered_lists_their_numbers() {
         </div></body></html>";
     r.set(path, Reply::ok("text/html; charset=utf-8", page));
     let entries = vec![(
-        "A guide".to_string(),
+        "A guide - Example Docs".to_string(),
         server.url(path),
         "A small guide.".to_string(),
     )];
@@ -41,6 +42,8 @@ fn code_keeps_its_indentation_and_ordered_lists_their_numbers() {
         .unwrap()
         .to_string();
     let read = must(pith(&db, &["read", &id]), "read");
+    assert!(read.starts_with("A guide - Example Docs\n"), "{read}");
+    assert!(!read.contains("## A guide"), "the headline once: {read}");
     for line in [
         "fn answer() -> u32 {",
         "    if ready() {",

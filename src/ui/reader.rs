@@ -83,7 +83,7 @@ pub fn show(
         // The page's own headline repeats the title above: shown once.
         if i == 0
             && matches!(block.kind, BlockKind::Heading(_))
-            && block.text.trim() == item.title.trim()
+            && crate::reading::repeats_title(&block.text, &item.title)
         {
             shown += 1;
             continue;
