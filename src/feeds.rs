@@ -22,6 +22,8 @@ pub struct ParsedFeed {
     pub id: String,
     /// Its entries in document order, at most [`limits::MAX_ENTRIES_PER_FEED`].
     pub entries: Vec<Entry>,
+    /// Entries of the document past that cap, not read (a refresh says so).
+    pub entries_over_cap: usize,
 }
 
 /// One entry of a feed.
@@ -117,6 +119,10 @@ pub fn parse_feed(
         .as_deref()
         .and_then(|l| Url::parse(l).ok())
         .or(base_url.clone());
+    let entries_over_cap = feed
+        .entries
+        .len()
+        .saturating_sub(limits::MAX_ENTRIES_PER_FEED);
     let entries = feed
         .entries
         .into_iter()
@@ -157,6 +163,7 @@ pub fn parse_feed(
         link,
         id: feed.id,
         entries,
+        entries_over_cap,
     })
 }
 

@@ -446,7 +446,11 @@ fn list_feeds(db: Option<PathBuf>) -> Result<()> {
             out,
             "{:>4}  {}\n      {}\n      {} items, {} unread; last refresh {}",
             f.id,
-            f.title.as_deref().unwrap_or("(not fetched yet)"),
+            f.title.as_deref().unwrap_or(if f.last_ok.is_some() {
+                "(the feed has no title)"
+            } else {
+                "(not fetched yet)"
+            }),
             f.url,
             f.items,
             f.unread,
@@ -508,9 +512,19 @@ fn run_refresh(
                 new_items,
                 linked,
                 page_errors,
-            } => note!(
-                "{url}: {new_items} new, {linked} linked to items of other feeds, {page_errors} page errors"
-            ),
+                entries_over_cap,
+            } => {
+                note!(
+                    "{url}: {new_items} new, {linked} linked to items of other feeds, {page_errors} pages not fetched (kept with the feed's summary)"
+                );
+                if entries_over_cap > 0 {
+                    note!(
+                        "{url}: the feed lists {} entries; only the first {} were read",
+                        entries_over_cap + pith::limits::MAX_ENTRIES_PER_FEED,
+                        pith::limits::MAX_ENTRIES_PER_FEED
+                    );
+                }
+            }
             FeedOutcome::NotModified => note!("{url}: not modified"),
             FeedOutcome::Deferred { until } => {
                 note!(
@@ -539,7 +553,7 @@ fn run_refresh(
         bar.finish_and_clear();
     }
     outln!(
-        "refreshed {} feeds in {:.1} s: {} new items, {} linked, {} page errors; {} not modified, {} failed, {} deferred ({} feed requests, {} conditional; {} page and {} image requests)",
+        "refreshed {} feeds in {:.1} s: {} new items, {} linked, {} pages not fetched; {} not modified, {} failed, {} deferred ({} feed requests, {} conditional; {} page and {} image requests)",
         summary.feeds_updated
             + summary.feeds_not_modified
             + summary.feeds_failed

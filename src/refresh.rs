@@ -68,8 +68,11 @@ pub enum FeedOutcome {
         new_items: usize,
         /// Entries linked to items another feed had already brought.
         linked: usize,
-        /// Entries whose page could not be fetched (stored with their summary).
+        /// Entries whose page could not be fetched (stored with their summary; the new ones
+        /// count in `new_items` too).
         page_errors: usize,
+        /// Entries past [`limits::MAX_ENTRIES_PER_FEED`] in the document, not read.
+        entries_over_cap: usize,
     },
     /// 304: nothing changed.
     NotModified,
@@ -547,6 +550,7 @@ fn feed_done(shared: &Shared<'_>, feed: &FeedInfo, outcome: FeedOutcome) {
                 new_items,
                 linked,
                 page_errors,
+                ..
             } => {
                 s.feeds_updated += 1;
                 s.new_items += new_items;
@@ -736,6 +740,7 @@ fn try_complete(shared: &Shared<'_>, job: &FeedJob) -> Result<(), RefreshError> 
         new_items: state.new_items,
         linked: state.linked,
         page_errors: state.page_errors,
+        entries_over_cap: job.parsed.entries_over_cap,
     };
     drop(state);
     feed_done(shared, &job.feed, outcome);
@@ -914,6 +919,8 @@ fn store_failed(
                 &text,
                 error,
             )?;
+            // A new item all the same, readable from the feed's summary.
+            lock_job(job).new_items += 1;
         }
     }
     lock_job(job).page_errors += 1;

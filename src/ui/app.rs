@@ -525,7 +525,7 @@ impl App {
                 match result {
                     Ok(s) => {
                         self.status = Some(format!(
-                            "Refreshed: {} new items, {} failed feeds, {} page errors.",
+                            "Refreshed: {} new items, {} failed feeds, {} pages not fetched (kept with the feed's summary).",
                             s.new_items, s.feeds_failed, s.page_errors
                         ))
                     }

@@ -1,7 +1,10 @@
-//! Closed pipes, as a shell makes them (`pith items | head -1`, `pith add URL 2>&1 | head -1`):
-//! a closed standard output ends a listing quietly with success, and a closed standard error
-//! (where progress goes) never stops or hangs a refresh, which stores every item. And what goes
-//! to stderr on failure says why once.
+//! What the command line says, and how it ends:
+//! - closed pipes, as a shell makes them (`pith items | head -1`, `pith add URL 2>&1 | head -1`):
+//!   a closed standard output ends a listing quietly with success, and a closed standard error
+//!   (where progress goes) never stops or hangs a refresh, which stores every item;
+//! - a failure says why once;
+//! - what a refresh reports adds up: items kept without their page are new items, entries past
+//!   the cap are said to be unread, a feed without a title is not "not fetched yet".
 
 mod common;
 
@@ -169,4 +172,59 @@ fn a_failed_subscription_says_why_once() {
         assert_eq!(run.stderr.matches(why).count(), 1, "{}", run.stderr);
         assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     }
+}
+
+#[test]
+fn a_refresh_counts_items_without_their_page_as_new_and_says_what_it_did_not_read() {
+    let server = Server::start();
+    let r = &server.routes;
+    // A feed whose three pages all fail: its items are kept with the feed's summary, and new.
+    let failing: Vec<(String, String, String)> = (0..3)
+        .map(|i| {
+            let path = format!("/down/story-{i}.html");
+            r.set(&path, Reply::status(500));
+            (
+                format!("Down {i}"),
+                server.url(&path),
+                format!("Summary {i}."),
+            )
+        })
+        .collect();
+    r.set(
+        "/down.xml",
+        Reply::ok("application/rss+xml", rss("Down", &failing)),
+    );
+    // A feed without a title, of 205 entries without links (nothing to fetch).
+    let mut xml = String::from(
+        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><link>http://127.0.0.1/</link>",
+    );
+    for i in 0..205 {
+        xml.push_str(&format!(
+            "<item><title>Note {i}</title><description>The text of note {i}.</description>\
+             <guid isPermaLink=\"false\">note-{i}</guid></item>"
+        ));
+    }
+    xml.push_str("</channel></rss>");
+    r.set("/notes.xml", Reply::ok("application/rss+xml", xml));
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pipes.db");
+    let add = pith(&db, &["add", &server.url("/down.xml")]);
+    assert!(add.ok, "{}", add.stderr);
+    let said = format!("{}{}", add.stdout, add.stderr);
+    assert!(
+        said.contains("3 new") && said.contains("3 pages not fetched"),
+        "items kept with their summary are new items: {said}"
+    );
+    let add = pith(&db, &["add", &server.url("/notes.xml")]);
+    assert!(add.ok, "{}", add.stderr);
+    let said = format!("{}{}", add.stdout, add.stderr);
+    assert!(
+        said.contains("the feed lists 205 entries; only the first 200 were read"),
+        "{said}"
+    );
+    assert_eq!(item_count(&db), 203);
+    let feeds = must(pith(&db, &["feeds"]), "feeds");
+    assert!(feeds.contains("(the feed has no title)"), "{feeds}");
+    assert!(!feeds.contains("(not fetched yet)"), "{feeds}");
 }
