@@ -112,6 +112,42 @@ pub enum Fetched {
     NotModified,
 }
 
+/// Whether `body` starts as an HTML document does (WHATWG MIME sniffing's HTML patterns): after
+/// white space and a byte-order mark, `<!DOCTYPE HTML`, `<HTML`, `<HEAD`, `<BODY`, `<P`, `<!--`
+/// and the like, in any case, followed by a space or `>`.
+pub fn sniffs_as_html(body: &[u8]) -> bool {
+    const TAGS: [&[u8]; 17] = [
+        b"<!doctype html",
+        b"<html",
+        b"<head",
+        b"<script",
+        b"<iframe",
+        b"<h1",
+        b"<div",
+        b"<font",
+        b"<table",
+        b"<a",
+        b"<style",
+        b"<title",
+        b"<b",
+        b"<body",
+        b"<br",
+        b"<p",
+        b"<!--",
+    ];
+    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    let start = body
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0C'))
+        .unwrap_or(body.len());
+    let head = &body[start..];
+    TAGS.iter().any(|tag| {
+        head.len() > tag.len()
+            && head[..tag.len()].eq_ignore_ascii_case(tag)
+            && (*tag == b"<!--" || matches!(head[tag.len()], b' ' | b'>'))
+    })
+}
+
 /// Why a fetch failed; the message is what `pith feeds` shows.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum FetchError {
@@ -656,6 +692,32 @@ impl<R: Read> Read for DeflateAny<R> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn html_is_sniffed_from_its_first_bytes() {
+        for yes in [
+            &b"<!DOCTYPE html><html>"[..],
+            b"\xEF\xBB\xBF  \n<html lang=en>",
+            b"<HTML>",
+            b"<p>text",
+            b"<!-- a comment --><html>",
+            b"\r\n<head>",
+        ] {
+            assert!(sniffs_as_html(yes), "{:?}", String::from_utf8_lossy(yes));
+        }
+        for no in [
+            &b"%PDF-1.7"[..],
+            b"\x89PNG\r\n",
+            b"<?xml version=\"1.0\"?><rss>",
+            b"<pre>",
+            b"<html",
+            b"",
+            b"plain text <html>",
+        ] {
+            assert!(!sniffs_as_html(no), "{:?}", String::from_utf8_lossy(no));
+        }
+    }
+
     use super::*;
 
     #[test]

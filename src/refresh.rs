@@ -161,6 +161,19 @@ pub enum RefreshError {
     Extract(#[from] ExtractError),
 }
 
+/// Whether a response is a web page for an entry link: by its content type, or, when the type
+/// says nothing (`application/octet-stream`, which old `.stm` and extensionless pages are
+/// often served as), by its first bytes, as browsers sniff.
+fn is_page(mime: Option<&str>, body: &[u8]) -> bool {
+    is_html(mime)
+        || (mime.is_some_and(|m| {
+            matches!(
+                m,
+                "application/octet-stream" | "application/unknown" | "unknown/unknown" | "*/*"
+            )
+        }) && crate::fetch::sniffs_as_html(body))
+}
+
 /// Content types taken as a web page for an entry link.
 fn is_html(mime: Option<&str>) -> bool {
     match mime {
@@ -821,7 +834,7 @@ fn process_entry(
         ..Request::default()
     };
     let page = match shared.fetcher.get(&req) {
-        Ok(Fetched::Body(r)) if is_html(r.mime.as_deref()) => r,
+        Ok(Fetched::Body(r)) if is_page(r.mime.as_deref(), &r.body) => r,
         Ok(Fetched::Body(r)) => {
             let msg = format!(
                 "the link is not a web page ({})",
