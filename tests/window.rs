@@ -265,3 +265,56 @@ fn search_lists_the_matching_items() {
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0].id, fixture.items[3]);
 }
+
+#[test]
+fn subscribing_from_the_first_screen_opens_no_dialog_behind_it() {
+    use common::server::{Reply, Server, article, rss};
+    let server = Server::start();
+    let story = "/news/2024/first.html";
+    server.routes.set(
+        story,
+        Reply::ok(
+            "text/html",
+            article(
+                "The first story",
+                &["The first story of the new reader has a paragraph of its own, in full."],
+                None,
+            ),
+        ),
+    );
+    let entries = vec![(
+        "The first story".to_string(),
+        server.url(story),
+        "Its summary.".to_string(),
+    )];
+    server.routes.set(
+        "/feed.xml",
+        Reply::ok("application/rss+xml", rss("First feed", &entries)),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(&dir.path().join("pith.db"));
+    settle(&mut h);
+    assert!(has_label_containing(&h, "Welcome to pith"));
+    let url = server.url("/feed.xml");
+    h.get_by_label("Feed address").click();
+    h.run_steps(2);
+    h.get_by_label("Feed address").type_text(&url);
+    h.run_steps(2);
+    h.get_by_label("Add feed").click();
+    h.run_steps(2);
+    // The subscription is made and fetched by the window's workers.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while h.state().feeds.as_ref().is_none_or(|f| f.is_empty()) {
+        assert!(
+            Instant::now() < deadline,
+            "the feed was not subscribed: {:?}",
+            h.state().status
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    settle(&mut h);
+    assert!(!has_label_containing(&h, "Welcome to pith"));
+    assert!(h.state().add.is_none(), "no add dialog was asked for");
+    assert!(h.query_by_label("Add a feed").is_none());
+}

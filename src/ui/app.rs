@@ -85,6 +85,9 @@ pub struct App {
     pub text_size: f32,
     /// The add-feed dialog, when open.
     pub add: Option<AddDialog>,
+    /// What the first screen's fields hold: its own, so that subscribing from it never leaves
+    /// the add dialog open behind it.
+    welcome: AddDialog,
     /// The refresh running, if any.
     pub refresh: Option<RefreshState>,
     /// Per feed state of the running (or last) refresh.
@@ -124,6 +127,7 @@ impl App {
             help: false,
             text_size: 17.0,
             add: None,
+            welcome: AddDialog::default(),
             refresh: None,
             progress: HashMap::new(),
             status: None,
@@ -713,17 +717,23 @@ impl App {
             ui.label("Subscribe to a feed to begin: paste its address, or a site's address.");
             ui.add_space(20.0);
         });
-        let add = self.add.get_or_insert_with(AddDialog::default);
+        let add = &mut self.welcome;
         let mut subscribe = None;
         let mut import = None;
         ui.vertical_centered(|ui| {
             ui.set_max_width(520.0);
             ui.horizontal(|ui| {
-                let r = ui.add(
-                    egui::TextEdit::singleline(&mut add.url)
-                        .hint_text("https://example.com/feed.xml")
-                        .desired_width(380.0),
-                );
+                let r = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut add.url)
+                            .hint_text("https://example.com/feed.xml")
+                            .desired_width(380.0),
+                    )
+                    .on_hover_text("The address of a feed, or of a site that names one");
+                // Screen readers (and the window's tests) find the field by its name.
+                r.widget_info(|| {
+                    egui::WidgetInfo::labeled(egui::Role::TextInput, true, "Feed address")
+                });
                 let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 if ui.button("Add feed").clicked() || enter {
                     subscribe = Some(add.url.clone());
