@@ -318,3 +318,77 @@ fn subscribing_from_the_first_screen_opens_no_dialog_behind_it() {
     assert!(h.state().add.is_none(), "no add dialog was asked for");
     assert!(h.query_by_label("Add a feed").is_none());
 }
+
+/// Steps frames until `done` holds, failing after a while.
+fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !done(h.state()) {
+        assert!(Instant::now() < deadline, "{what}: {:?}", h.state().status);
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(3);
+}
+
+#[test]
+fn a_damaged_database_is_explained_and_a_backup_can_be_restored_from_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    // A good database with one feed, backed up. (Built apart: this process checks a file
+    // once, and the window must meet the damaged one unchecked, as a new start of pith does.)
+    let good = dir.path().join("good.db");
+    fx::build(&good, 3);
+    let backup = dir.path().join("backup.db");
+    pith::store::Store::open(&good)
+        .unwrap()
+        .backup(&backup)
+        .unwrap();
+    // The user's database, damaged past its header.
+    let db = dir.path().join("pith.db");
+    let mut damaged = b"SQLite format 3\0".to_vec();
+    damaged.resize(64 * 1024, 0x42);
+    std::fs::write(&db, &damaged).unwrap();
+
+    let mut h = harness(&db);
+    step_until(&mut h, "the open fails", |app| app.store_error.is_some());
+    h.get_by_label("pith could not open its database");
+    assert!(has_label_containing(&h, "damaged"));
+    let moved: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("pith.db.corrupt-"))
+        .collect();
+    assert_eq!(moved.len(), 1);
+    assert!(
+        has_label_containing(&h, &moved[0]),
+        "the window says where the damaged file went"
+    );
+    assert!(!has_label_containing(&h, "Welcome to pith"));
+
+    // Put the backup in place: the window opens on its feeds.
+    h.get_by_label("Backup file").click();
+    h.run_steps(2);
+    h.get_by_label("Backup file")
+        .type_text(backup.to_str().unwrap());
+    h.run_steps(2);
+    h.get_by_label("Restore").click();
+    step_until(&mut h, "the backup is restored", |app| {
+        app.store_error.is_none() && app.feeds.as_ref().is_some_and(|f| !f.is_empty())
+    });
+    assert!(has_label_containing(&h, fx::FEED));
+}
+
+#[test]
+fn a_fresh_start_after_a_damaged_database_opens_the_first_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    let mut damaged = b"SQLite format 3\0".to_vec();
+    damaged.resize(64 * 1024, 0x42);
+    std::fs::write(&db, &damaged).unwrap();
+    let mut h = harness(&db);
+    step_until(&mut h, "the open fails", |app| app.store_error.is_some());
+    h.get_by_label("Start with a new, empty database").click();
+    step_until(&mut h, "a new database opens", |app| {
+        app.store_error.is_none() && app.feeds.is_some()
+    });
+    assert!(has_label_containing(&h, "Welcome to pith"));
+}

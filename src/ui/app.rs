@@ -94,6 +94,13 @@ pub struct App {
     pub progress: HashMap<FeedId, FeedProgress>,
     /// The last message for the status bar (errors included).
     pub status: Option<String>,
+    /// Why the database could not be opened, when it could not: the window then says so in
+    /// full and offers a fresh start or a restore, instead of an empty first screen.
+    pub store_error: Option<String>,
+    /// The backup path typed on that screen.
+    restore_path: String,
+    /// A restore running on its own thread; its outcome once done.
+    restoring: Option<std::sync::mpsc::Receiver<Result<String, String>>>,
     reader_offset: f32,
     reader_view: f32,
     reader_content: f32,
@@ -131,6 +138,9 @@ impl App {
             refresh: None,
             progress: HashMap::new(),
             status: None,
+            store_error: None,
+            restore_path: String::new(),
+            restoring: None,
             reader_offset: 0.0,
             reader_view: 0.0,
             reader_content: 0.0,
@@ -380,6 +390,10 @@ impl App {
         match reply {
             Reply::Feeds(Ok(feeds)) => self.feeds = Some(feeds),
             Reply::Feeds(Err(e)) => {
+                // The first answer failing is the database itself failing to open.
+                if self.feeds.is_none() {
+                    self.store_error = Some(e.clone());
+                }
                 self.feeds.get_or_insert_with(Vec::new);
                 self.status = Some(e);
             }
@@ -599,8 +613,11 @@ impl App {
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
 
+        self.poll_restore();
         let empty = self.feeds.as_ref().is_some_and(|f| f.is_empty());
-        if empty {
+        if self.store_error.is_some() {
+            egui::CentralPanel::default().show(ui, |ui| self.store_trouble(ui));
+        } else if empty {
             egui::CentralPanel::default().show(ui, |ui| self.first_screen(ui));
         } else {
             egui::Panel::left("feeds-pane")
@@ -704,6 +721,96 @@ impl App {
                 ui.label("Loading…");
             } else {
                 ui.label(format!("{} items", self.rows.len()));
+            }
+        });
+    }
+
+    /// Starts over with a new worker, which opens the database again (a new, empty one when the
+    /// damaged file was moved aside).
+    fn reopen(&mut self) {
+        self.worker = None;
+        self.store_error = None;
+        self.feeds = None;
+        self.rows.clear();
+        self.rows_loaded = false;
+        self.open = None;
+        self.status = None;
+    }
+
+    /// Puts the restore's outcome in place once its thread is done.
+    fn poll_restore(&mut self) {
+        let Some(rx) = &self.restoring else { return };
+        match rx.try_recv() {
+            Ok(Ok(message)) => {
+                self.restoring = None;
+                self.reopen();
+                self.status = Some(message);
+            }
+            Ok(Err(e)) => {
+                self.restoring = None;
+                self.status = Some(e);
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {}
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => self.restoring = None,
+        }
+    }
+
+    /// What the window shows when its database cannot be opened: why, in full (where a damaged
+    /// file went), and the two ways on: a fresh start, or a backup put in place.
+    fn store_trouble(&mut self, ui: &mut Ui) {
+        let error = self.store_error.clone().unwrap_or_default();
+        ui.vertical_centered(|ui| {
+            ui.set_max_width(640.0);
+            ui.add_space(40.0);
+            ui.heading(RichText::new("pith could not open its database").size(24.0));
+            ui.add_space(12.0);
+            ui.add(egui::Label::new(RichText::new(&error)).wrap());
+            ui.add_space(8.0);
+            ui.label(format!("The database: {}", self.config.db.display()));
+            ui.add_space(20.0);
+            if ui.button("Start with a new, empty database").clicked() {
+                self.reopen();
+            }
+            ui.add_space(16.0);
+            ui.label("or put a backup in its place (made with `pith backup FILE`):");
+            ui.horizontal(|ui| {
+                let r = ui.add(
+                    egui::TextEdit::singleline(&mut self.restore_path)
+                        .hint_text("/path/to/backup.db")
+                        .desired_width(380.0),
+                );
+                r.widget_info(|| {
+                    egui::WidgetInfo::labeled(egui::Role::TextInput, true, "Backup file")
+                });
+                let busy = self.restoring.is_some();
+                if ui
+                    .add_enabled(!busy, egui::Button::new("Restore"))
+                    .clicked()
+                {
+                    let db = self.config.db.clone();
+                    let backup = std::path::PathBuf::from(self.restore_path.trim());
+                    let (tx, rx) = std::sync::mpsc::channel();
+                    self.restoring = Some(rx);
+                    let ctx = ui.ctx().clone();
+                    // A restore copies and checks a whole file: never on the frame's thread.
+                    let _ = std::thread::Builder::new()
+                        .name("pith-restore".into())
+                        .spawn(move || {
+                            let outcome = crate::store::restore(&db, &backup)
+                                .map(|_| format!("Restored {}", backup.display()))
+                                .map_err(|e| format!("Restore failed: {e}"));
+                            let _ = tx.send(outcome);
+                            ctx.request_repaint();
+                        });
+                }
+            });
+            if let Some(status) = &self.status
+                && status.starts_with("Restore failed")
+            {
+                ui.add(
+                    egui::Label::new(RichText::new(status).color(ui.visuals().error_fg_color))
+                        .wrap(),
+                );
             }
         });
     }
