@@ -1097,6 +1097,7 @@ impl BlockBuilder<'_> {
                     // A tab is four spaces: what a reader draws, whatever the font.
                     self.push_pending_space();
                     let width = if c == '\t' { 4 } else { 1 };
+                    let width = width.min(MAX_BLOCK_CHARS.saturating_sub(self.chars));
                     for _ in 0..width {
                         self.text.push(' ');
                     }
@@ -1173,8 +1174,20 @@ impl BlockBuilder<'_> {
     /// Ends the current block: adds it when it has text, and starts an empty one.
     fn flush(&mut self) {
         self.end_token();
-        let text = self.text.trim();
-        if !text.is_empty()
+        // Preformatted text keeps its first line's indentation: only blank lines before it go.
+        let text = if self.pre > 0 {
+            let kept = self.text.trim_end();
+            let first_line = kept
+                .char_indices()
+                .take_while(|&(_, c)| c.is_whitespace())
+                .filter(|&(_, c)| c == '\n')
+                .last()
+                .map_or(0, |(i, _)| i + 1);
+            &kept[first_line..]
+        } else {
+            self.text.trim()
+        };
+        if !text.trim().is_empty()
             && self.blocks.len() < MAX_BLOCKS
             && let Some(context) = self.contexts.last()
         {
@@ -1384,6 +1397,12 @@ mod tests {
 
     #[test]
     fn pre_keeps_line_breaks_and_indentation() {
+        let indented = page("<pre>\n\n    body();\n}\n  \n</pre>");
+        assert_eq!(
+            texts(&indented),
+            ["    body();\n}"],
+            "the first line keeps its indentation"
+        );
         let p = page("<pre>\nfn main() {\n    let  x = 1;\n\tx\n}\n</pre><p>a\n  b</p>");
         // Indentation and runs of spaces are the code's own; outside <pre> white space folds.
         assert_eq!(texts(&p), ["fn main() {\n    let  x = 1;\n    x\n}", "a b"]);

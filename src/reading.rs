@@ -280,8 +280,13 @@ pub fn open_article(
 /// The list marker of every block of `page` (see [`ListMarker`]), in block order.
 fn list_markers(page: &crate::page::Page) -> Vec<Option<ListMarker>> {
     use html5ever::local_name;
+    use std::collections::{HashMap, HashSet};
     let dom = &page.dom;
-    let mut last_item = None;
+    // Items already marked (a paragraph after a nested list is still the same item), and per
+    // ordered list the last item numbered and its number: items arrive in document order, so
+    // each is numbered from the one before instead of by counting its siblings again.
+    let mut marked: HashSet<crate::dom::NodeId> = HashSet::new();
+    let mut numbered: HashMap<crate::dom::NodeId, (crate::dom::NodeId, i64)> = HashMap::new();
     page.blocks
         .iter()
         .map(|block| {
@@ -306,28 +311,41 @@ fn list_markers(page: &crate::page::Page) -> Vec<Option<ListMarker>> {
             let Some(item) = item else {
                 return Some(ListMarker::Bullet);
             };
-            if last_item == Some(item) {
+            if !marked.insert(item) {
                 return Some(ListMarker::Continued);
             }
-            last_item = Some(item);
-            let list = dom
+            let Some(list) = dom
                 .parent(item)
-                .filter(|&l| dom.is_html(l, &local_name!("ol")));
-            Some(match list {
-                Some(list) => {
-                    let start = dom
-                        .attr(list, "start")
-                        .and_then(|v| v.trim().parse::<i64>().ok())
-                        .unwrap_or(1);
-                    let before = dom
-                        .children(list)
-                        .take_while(|&c| c != item)
-                        .filter(|&c| dom.is_html(c, &local_name!("li")))
-                        .count() as i64;
-                    ListMarker::Number(start.saturating_add(before))
+                .filter(|&l| dom.is_html(l, &local_name!("ol")))
+            else {
+                return Some(ListMarker::Bullet);
+            };
+            let (from, mut n) = numbered.get(&list).copied().unwrap_or_else(|| {
+                let start = dom
+                    .attr(list, "start")
+                    .and_then(|v| v.trim().parse::<i64>().ok())
+                    .unwrap_or(1);
+                // Before the list's first item: counting starts one below `start`.
+                (list, start.saturating_sub(1))
+            });
+            // The `<li>` siblings between the last numbered item and this one (items without
+            // text of their own still take a number).
+            let mut sibling = if from == list {
+                dom.children(list).next()
+            } else {
+                dom.next_sibling(from)
+            };
+            while let Some(c) = sibling {
+                if dom.is_html(c, &local_name!("li")) {
+                    n = n.saturating_add(1);
                 }
-                None => ListMarker::Bullet,
-            })
+                if c == item {
+                    break;
+                }
+                sibling = dom.next_sibling(c);
+            }
+            numbered.insert(list, (item, n));
+            Some(ListMarker::Number(n))
         })
         .collect()
 }
@@ -446,5 +464,33 @@ mod tests {
         assert!(!repeats_title("Storm hits coast", "Storm hits coast again"));
         assert!(!repeats_title("Storm", "Storm hits coast - BBC News"));
         assert!(!repeats_title("", "Storm hits coast"));
+    }
+
+    #[test]
+    fn list_items_are_numbered_in_ordered_lists_once_each() {
+        let page = crate::page::page_from_html(
+            "<ol start=3><li>First step</li><li>Second step<ul><li>a note</li></ul>\
+             <p>more of the second</p></li><li></li><li>Fourth step</li></ol>\
+             <ul><li>a bullet</li></ul><dl><dt>term</dt></dl>",
+            None,
+        );
+        let marks: Vec<_> = page
+            .blocks
+            .iter()
+            .zip(list_markers(&page))
+            .map(|(b, m)| (b.text.as_str(), m))
+            .collect();
+        assert_eq!(
+            marks,
+            [
+                ("First step", Some(ListMarker::Number(3))),
+                ("Second step", Some(ListMarker::Number(4))),
+                ("a note", Some(ListMarker::Bullet)),
+                ("more of the second", Some(ListMarker::Continued)),
+                ("Fourth step", Some(ListMarker::Number(6))),
+                ("a bullet", Some(ListMarker::Bullet)),
+                ("term", Some(ListMarker::Bullet)),
+            ]
+        );
     }
 }
