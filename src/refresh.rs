@@ -640,6 +640,13 @@ fn run_feed(shared: &Shared<'_>, feed: FeedInfo) -> Result<(), RefreshError> {
         .map(|&i| parsed.entries[i].identity.as_str())
         .collect();
     let seen = shared.db()?.seen_entries(feed.id, &ids)?;
+    if retrying {
+        // Failed pages whose entries left the feed can never be retried: their retries end
+        // here, so that the feed is asked conditionally again.
+        shared
+            .db()?
+            .retire_unlisted_retries(feed.id, &ids, limits::MAX_PAGE_ATTEMPTS)?;
+    }
     // A page that failed is fetched again while its entry is still listed, up to
     // `limits::MAX_PAGE_ATTEMPTS` attempts in all.
     // Only entries seen before can have a failed item.

@@ -147,3 +147,67 @@ fn a_failed_page_is_retried_while_its_feed_answers_not_modified() {
     assert_eq!(asked.len(), 1);
     assert!(asked[0].conditional(), "{:?}", asked[0].headers);
 }
+
+#[test]
+fn a_failed_page_whose_entry_left_the_feed_no_longer_keeps_the_feed_unconditional() {
+    let server = Server::start();
+    let r = &server.routes;
+    let gone = "/news/gone-story.html";
+    let kept = "/news/kept-story.html";
+    r.set(gone, Reply::status(503));
+    r.set(
+        kept,
+        Reply::ok(
+            "text/html",
+            article(
+                "Kept story",
+                &["The kept story has its whole text about harbour seals."],
+                None,
+            ),
+        ),
+    );
+    let entry = |title: &str, path: &str| {
+        (
+            title.to_string(),
+            server.url(path),
+            format!("{title}'s summary."),
+        )
+    };
+    let before = rss("News", &[entry("Gone story", gone)]);
+    let after = rss("News", &[entry("Kept story", kept)]);
+    let version = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(1));
+    let v = std::sync::Arc::clone(&version);
+    r.handle("/feed.xml", move |seen| {
+        let now = v.load(std::sync::atomic::Ordering::SeqCst);
+        let etag = format!("\"v{now}\"");
+        if seen.headers.get("if-none-match") == Some(&etag) {
+            return Reply::status(304);
+        }
+        let body = if now == 1 {
+            before.clone()
+        } else {
+            after.clone()
+        };
+        Reply::ok("application/rss+xml", body).header("ETag", &etag)
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    must(pith(&db, &["add", &server.url("/feed.xml")]), "add");
+    assert!(items(&db)[0].fetch_error.is_some());
+
+    // The failed entry leaves the feed: this refresh asks for the feed whole (a retry was
+    // pending), finds the entry gone, and ends its retries.
+    version.store(2, std::sync::atomic::Ordering::SeqCst);
+    must(pith(&db, &["refresh"]), "refresh");
+    assert_eq!(items(&db).len(), 2);
+    // From now on the feed is asked conditionally.
+    r.clear_log();
+    must(pith(&db, &["refresh"]), "refresh");
+    let asked = r.hits("/feed.xml");
+    assert_eq!(asked.len(), 1);
+    assert!(asked[0].conditional(), "{:?}", asked[0].headers);
+    assert!(
+        r.hits(gone).is_empty(),
+        "the gone page is not fetched again"
+    );
+}

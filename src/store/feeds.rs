@@ -1032,6 +1032,38 @@ impl Store {
         Ok(stmt.query_row(params![feed, max_attempts], |r| r.get(0))?)
     }
 
+    /// Gives up the retries of `feed`'s failed items whose entries the feed no longer lists
+    /// (`listed`, the identities of its entries now): a retry needs the entry, so they would
+    /// never be fetched again, and a pending retry keeps the feed from being asked
+    /// conditionally (see [`Store::has_retryable_entries`]). Their attempts are set to
+    /// `max_attempts`; the items stay, with their summary and error. Returns how many.
+    pub fn retire_unlisted_retries(
+        &mut self,
+        feed: FeedId,
+        listed: &[&str],
+        max_attempts: u32,
+    ) -> Result<usize, StoreError> {
+        let listed: HashSet<&str> = listed.iter().copied().collect();
+        self.write(|tx| {
+            let pending: Vec<(String, ItemId)> = tx
+                .prepare_cached(
+                    "SELECT e.hash, i.id FROM feed_entry AS e JOIN item AS i ON i.id = e.item
+                     WHERE e.feed = ?1 AND i.fetch_error IS NOT NULL
+                       AND i.url_key IS NULL AND i.attempts < ?2",
+                )?
+                .query_map(params![feed, max_attempts], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            let mut retired = 0;
+            let mut update = tx.prepare_cached("UPDATE item SET attempts = ?2 WHERE id = ?1")?;
+            for (hash, item) in pending {
+                if !listed.contains(hash.as_str()) {
+                    retired += update.execute(params![item, max_attempts])?;
+                }
+            }
+            Ok(retired)
+        })
+    }
+
     /// Completes an item whose page failed before (see [`Store::retryable_entries`]) with the page
     /// fetched now: the item keeps its id, feed entries, title, summary and read and starred
     /// flags, and gains the page, blocks, images and clean text, all in one transaction. When
