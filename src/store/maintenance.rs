@@ -277,10 +277,13 @@ pub fn restore(db: &Path, backup: &Path) -> Result<Restored, StoreError> {
         )));
     }
     let backup_version = verify_backup(backup)?;
-    if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            StoreError::Maintenance(format!("cannot create {}: {e}", dir.display()))
-        })?;
+    // As opening does: a folder named by mistake is not made up.
+    if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return Err(StoreError::NoFolder {
+            dir: dir.to_path_buf(),
+        });
     }
     let tmp = companion(db, ".restoring");
     let _ = std::fs::remove_file(&tmp);
@@ -360,6 +363,13 @@ mod tests {
         assert!(matches!(err, StoreError::NoFolder { .. }), "{err}");
         assert!(!dir.path().join("no").exists(), "no folder created");
         assert!(err.to_string().contains("does not exist"), "{err}");
+        // Nor does restoring a backup there make the folder up.
+        let good = dir.path().join("good.db");
+        let backup = dir.path().join("backup.db");
+        Store::open(&good).unwrap().backup(&backup).unwrap();
+        let err = restore(&path, &backup).expect_err("refused");
+        assert!(matches!(err, StoreError::NoFolder { .. }), "{err}");
+        assert!(!dir.path().join("no").exists(), "no folder created");
     }
 
     #[test]
