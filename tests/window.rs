@@ -392,3 +392,24 @@ fn a_fresh_start_after_a_damaged_database_opens_the_first_screen() {
     });
     assert!(has_label_containing(&h, "Welcome to pith"));
 }
+
+#[test]
+fn a_file_that_is_not_a_database_is_named_and_left_alone_with_no_fresh_start_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let opml = dir.path().join("subs.opml");
+    let text = "<?xml version=\"1.0\"?><opml version=\"2.0\"><body/></opml>";
+    std::fs::write(&opml, text).unwrap();
+    let mut h = harness(&opml);
+    step_until(&mut h, "the open fails", |app| app.store_error.is_some());
+    h.get_by_label("pith could not open its database");
+    assert!(has_label_containing(&h, "not an SQLite database"));
+    assert!(
+        h.query_by_label("Start with a new, empty database")
+            .is_none()
+    );
+    assert!(
+        h.query_by_label("Backup file").is_none(),
+        "no restore over a file that is not a database"
+    );
+    assert_eq!(std::fs::read_to_string(&opml).unwrap(), text);
+}

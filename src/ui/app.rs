@@ -97,6 +97,10 @@ pub struct App {
     /// Why the database could not be opened, when it could not: the window then says so in
     /// full and offers a fresh start or a restore, instead of an empty first screen.
     pub store_error: Option<String>,
+    /// Whether opening again starts a new, empty database (the damaged file was moved aside).
+    pub fresh_start: bool,
+    /// Whether a backup may be put in place of the file that failed to open.
+    pub restorable: bool,
     /// The backup path typed on that screen.
     restore_path: String,
     /// A restore running on its own thread; its outcome once done.
@@ -139,6 +143,8 @@ impl App {
             progress: HashMap::new(),
             status: None,
             store_error: None,
+            fresh_start: false,
+            restorable: false,
             restore_path: String::new(),
             restoring: None,
             reader_offset: 0.0,
@@ -389,11 +395,16 @@ impl App {
         }
         match reply {
             Reply::Feeds(Ok(feeds)) => self.feeds = Some(feeds),
+            Reply::StoreUnavailable {
+                message,
+                fresh_start,
+                restorable,
+            } => {
+                self.store_error = Some(message);
+                self.fresh_start = fresh_start;
+                self.restorable = restorable;
+            }
             Reply::Feeds(Err(e)) => {
-                // The first answer failing is the database itself failing to open.
-                if self.feeds.is_none() {
-                    self.store_error = Some(e.clone());
-                }
                 self.feeds.get_or_insert_with(Vec::new);
                 self.status = Some(e);
             }
@@ -730,6 +741,8 @@ impl App {
     fn reopen(&mut self) {
         self.worker = None;
         self.store_error = None;
+        self.fresh_start = false;
+        self.restorable = false;
         self.feeds = None;
         self.rows.clear();
         self.rows_loaded = false;
@@ -768,42 +781,47 @@ impl App {
             ui.add_space(8.0);
             ui.label(format!("The database: {}", self.config.db.display()));
             ui.add_space(20.0);
-            if ui.button("Start with a new, empty database").clicked() {
+            if self.fresh_start && ui.button("Start with a new, empty database").clicked() {
                 self.reopen();
             }
-            ui.add_space(16.0);
-            ui.label("or put a backup in its place (made with `pith backup FILE`):");
-            ui.horizontal(|ui| {
-                let r = ui.add(
-                    egui::TextEdit::singleline(&mut self.restore_path)
-                        .hint_text("/path/to/backup.db")
-                        .desired_width(380.0),
-                );
-                r.widget_info(|| {
-                    egui::WidgetInfo::labeled(egui::Role::TextInput, true, "Backup file")
+            if !self.restorable {
+                ui.label("Start pith with another database: pith --db PATH.");
+            }
+            if self.restorable {
+                ui.add_space(16.0);
+                ui.label("Put a backup in its place (made with `pith backup FILE`):");
+                ui.horizontal(|ui| {
+                    let r = ui.add(
+                        egui::TextEdit::singleline(&mut self.restore_path)
+                            .hint_text("/path/to/backup.db")
+                            .desired_width(380.0),
+                    );
+                    r.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::TextInput, true, "Backup file")
+                    });
+                    let busy = self.restoring.is_some();
+                    if ui
+                        .add_enabled(!busy, egui::Button::new("Restore"))
+                        .clicked()
+                    {
+                        let db = self.config.db.clone();
+                        let backup = std::path::PathBuf::from(self.restore_path.trim());
+                        let (tx, rx) = std::sync::mpsc::channel();
+                        self.restoring = Some(rx);
+                        let ctx = ui.ctx().clone();
+                        // A restore copies and checks a whole file: never on the frame's thread.
+                        let _ = std::thread::Builder::new()
+                            .name("pith-restore".into())
+                            .spawn(move || {
+                                let outcome = crate::store::restore(&db, &backup)
+                                    .map(|_| format!("Restored {}", backup.display()))
+                                    .map_err(|e| format!("Restore failed: {e}"));
+                                let _ = tx.send(outcome);
+                                ctx.request_repaint();
+                            });
+                    }
                 });
-                let busy = self.restoring.is_some();
-                if ui
-                    .add_enabled(!busy, egui::Button::new("Restore"))
-                    .clicked()
-                {
-                    let db = self.config.db.clone();
-                    let backup = std::path::PathBuf::from(self.restore_path.trim());
-                    let (tx, rx) = std::sync::mpsc::channel();
-                    self.restoring = Some(rx);
-                    let ctx = ui.ctx().clone();
-                    // A restore copies and checks a whole file: never on the frame's thread.
-                    let _ = std::thread::Builder::new()
-                        .name("pith-restore".into())
-                        .spawn(move || {
-                            let outcome = crate::store::restore(&db, &backup)
-                                .map(|_| format!("Restored {}", backup.display()))
-                                .map_err(|e| format!("Restore failed: {e}"));
-                            let _ = tx.send(outcome);
-                            ctx.request_repaint();
-                        });
-                }
-            });
+            }
             if let Some(status) = &self.status
                 && status.starts_with("Restore failed")
             {

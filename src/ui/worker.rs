@@ -139,6 +139,17 @@ pub const MAX_IMAGE_SIDE: u32 = 1600;
 /// An answer, or news from a network job.
 #[derive(Debug)]
 pub enum Reply {
+    /// The database could not be opened: sent once, before any job's own failure.
+    StoreUnavailable {
+        /// Why, in full (where a damaged file went).
+        message: String,
+        /// Whether opening again gives a new, empty database: the damaged file was moved aside.
+        /// A file that is not a database, or a missing folder, stays as it is: no fresh start.
+        fresh_start: bool,
+        /// Whether a backup may be put in place: not over a file that is not a database (a
+        /// restore moves the file in place aside), nor into a missing folder.
+        restorable: bool,
+    },
     /// For [`Job::Feeds`].
     Feeds(Result<Vec<FeedInfo>, String>),
     /// For [`Job::Items`] and [`Job::Search`].
@@ -290,14 +301,39 @@ fn run_refresh(
         let _ = tx.send(Reply::Refresh(event));
         ctx.request_repaint();
     };
-    let result = refresh::refresh(&config.db, &config.engine, &options, &on_event)
-        .map_err(|e| e.to_string());
+    // A bug that panics inside the refresh still ends it for the window, which would otherwise
+    // wait for it forever and refuse every later refresh.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        refresh::refresh(&config.db, &config.engine, &options, &on_event).map_err(|e| e.to_string())
+    }))
+    .unwrap_or_else(|_| Err("the refresh stopped on a bug (what it stored is kept)".to_string()));
     let _ = tx.send(Reply::RefreshEnded(result));
     ctx.request_repaint();
 }
 
 fn db_thread(config: &Config, jobs: &Receiver<Job>, tx: &Sender<Reply>, ctx: &egui::Context) {
-    let mut store = Store::open(&config.db).map_err(|e| e.to_string());
+    let mut store = Store::open(&config.db).map_err(|e| {
+        let fresh_start = matches!(
+            e,
+            crate::store::StoreError::Damaged {
+                moved_to: Some(_),
+                ..
+            }
+        );
+        let restorable = !matches!(
+            e,
+            crate::store::StoreError::NotADatabase { .. }
+                | crate::store::StoreError::NoFolder { .. }
+        );
+        let message = e.to_string();
+        let _ = tx.send(Reply::StoreUnavailable {
+            message: message.clone(),
+            fresh_start,
+            restorable,
+        });
+        ctx.request_repaint();
+        message
+    });
     while let Ok(first) = jobs.recv() {
         // Everything queued meanwhile is handled in one go, so that only the last of several
         // opens (j held down) does the work.
