@@ -1036,7 +1036,8 @@ impl Store {
     /// (`listed`, the identities of its entries now): a retry needs the entry, so they would
     /// never be fetched again, and a pending retry keeps the feed from being asked
     /// conditionally (see [`Store::has_retryable_entries`]). Their attempts are set to
-    /// `max_attempts`; the items stay, with their summary and error. Returns how many.
+    /// `max_attempts`; the items stay, with their summary and error. An item another feed also
+    /// lists keeps its retries: that feed may still bring its page. Returns how many.
     pub fn retire_unlisted_retries(
         &mut self,
         feed: FeedId,
@@ -1049,7 +1050,9 @@ impl Store {
                 .prepare_cached(
                     "SELECT e.hash, i.id FROM feed_entry AS e JOIN item AS i ON i.id = e.item
                      WHERE e.feed = ?1 AND i.fetch_error IS NOT NULL
-                       AND i.url_key IS NULL AND i.attempts < ?2",
+                       AND i.url_key IS NULL AND i.attempts < ?2
+                       AND NOT EXISTS (SELECT 1 FROM feed_entry AS o
+                                       WHERE o.item = i.id AND o.feed <> ?1)",
                 )?
                 .query_map(params![feed, max_attempts], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?;
