@@ -156,7 +156,16 @@ fn opml_folders_survive_import_listing_and_export() {
         exported[science..owls].contains("<outline"),
         "the feed sits inside its folder: {exported}"
     );
-    assert!(top > 0);
+    // The feed outside any folder is exported outside every folder: not between the folder's
+    // outline and its close.
+    let folder_closes = science
+        + exported[science..]
+            .find("</outline>")
+            .expect("the folder's outline closes");
+    assert!(
+        top < science || top > folder_closes,
+        "top.xml sits in no folder: {exported}"
+    );
 }
 
 #[test]

@@ -51,7 +51,10 @@ fn fixed_fuzz_findings_stay_fixed() {
     // Every file kept as a regression is replayed: one in a folder no target reads (a renamed
     // target) would otherwise be skipped without a word.
     assert_eq!(replayed, files_under("regressions"), "{counts:?}");
-    assert!(replayed > 0, "the regressions folder holds the fixed findings");
+    assert!(
+        replayed > 0,
+        "the regressions folder holds the fixed findings"
+    );
 }
 
 #[test]

@@ -139,7 +139,6 @@ fn bit_parallel(short: &[u32], long: &[u32]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Instant;
 
     /// The textbook O(n·m) dynamic program, as the reference.
     fn lcs_dp(a: &[u32], b: &[u32]) -> usize {
@@ -234,8 +233,11 @@ mod tests {
         assert!(cases > 2000);
     }
 
+    /// Inputs the size of the longest gold texts: the bit-parallel path on its largest words,
+    /// and on a four-symbol alphabet (the worst case for skipping absent symbols). Tests never
+    /// time a machine, so this checks the results only; `pith eval` prints what scoring costs.
     #[test]
-    fn twenty_thousand_squared_is_fast() {
+    fn twenty_thousand_squared_gives_sound_results() {
         let mut rng = Rng(7);
         // Word-like distribution: a few very common tokens and a long tail.
         let mut words = |n: usize| -> Vec<u32> {
@@ -252,21 +254,15 @@ mod tests {
         };
         let a = words(20_000);
         let b = words(20_000);
-        let start = Instant::now();
         let lcs = lcs_len(&a, &b);
-        let elapsed = start.elapsed();
-        println!("lcs_len 20,000 x 20,000 tokens: {lcs} in {elapsed:?}");
         assert!(lcs > 0 && lcs <= 20_000);
+        assert_eq!(lcs, lcs_len(&b, &a), "symmetric");
         // Worst case for the skip of absent symbols: a tiny alphabet, every symbol of `b` occurs in `a`.
         let mut rng = Rng(8);
         let (a4, b4) = (rng.seq(20_000, 4), rng.seq(20_000, 4));
-        let start = Instant::now();
         let lcs4 = lcs_len(&a4, &b4);
-        println!(
-            "lcs_len 20,000 x 20,000 tokens, alphabet 4: {lcs4} in {:?}",
-            start.elapsed()
-        );
         assert!(lcs4 > 10_000 && lcs4 <= 20_000);
+        assert_eq!(lcs4, lcs_len(&b4, &a4), "symmetric");
         // Check the result on a slice small enough for the reference.
         assert_eq!(
             lcs_len(&a[..2000], &b[..1500]),
