@@ -41,6 +41,9 @@ struct Measured {
 fn isolated(case: &str, body: impl FnOnce()) {
     if std::env::var("PITH_HOSTILE_CASE").as_deref() == Ok(case) {
         body();
+        // Proof for the parent that this case ran here: a child given a test name that no
+        // longer exists runs nothing and exits 0.
+        println!("{MARK}RAN {case}");
         // The child's own high-water mark: its memory map is new since exec, unlike
         // `ru_maxrss`, which on Linux carries the parent's size over the fork.
         let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -92,18 +95,26 @@ fn run_child(case: &str) -> Measured {
         .read_to_string(&mut err)
         .unwrap();
     let mut hwm_kb = None;
+    let mut ran = false;
     // Lines may follow the harness's "test NAME ... " on the same line: split at the mark.
     for line in out
         .split(MARK)
         .skip(1)
         .map(|l| l.lines().next().unwrap_or(""))
     {
-        match line.strip_prefix("VMHWM ") {
-            Some(kb) => hwm_kb = kb.trim().parse::<i64>().ok(),
-            None => println!("  {line}"),
+        if let Some(kb) = line.strip_prefix("VMHWM ") {
+            hwm_kb = kb.trim().parse::<i64>().ok();
+        } else if line.strip_prefix("RAN ") == Some(case) {
+            ran = true;
+        } else {
+            println!("  {line}");
         }
     }
     assert!(status, "{case} failed in its child process:\n{out}\n{err}");
+    assert!(
+        ran,
+        "{case}: the child process ran no such case (is the isolated() name the test's name?)\n{out}"
+    );
     Measured {
         secs,
         peak_rss_mb: hwm_kb.unwrap_or(rss_kb) as f64 / 1024.0,
