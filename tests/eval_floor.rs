@@ -22,11 +22,17 @@ fn url_tree_heuristics_on_cleanportaleval_keep_their_floor() {
     );
 }
 
+/// How far the site-aware default may fall below pith's page-level extractor on a stream set
+/// before its memory counts as harmful: relations between methods hold within a tolerance, so
+/// that improving the page-level extractor alone cannot fail this test.
+const RELATION_TOLERANCE: f64 = 0.001;
+
 /// The site-aware default on the stream datasets, both modes (measured: cleanportaleval 0.9718
-/// causal, 0.9743 reread; msvcode-big9 0.9783 causal, 0.9792 reread). It must beat pith's
-/// page-level extractor alone on them (0.9622 and 0.9776): that is what the site's memory is for.
+/// causal, 0.9743 reread; msvcode-big9 0.9783 causal, 0.9792 reread). It must not fall below
+/// pith's page-level extractor alone on them (0.9622 and 0.9776), within
+/// [`RELATION_TOLERANCE`]: the site's memory is there to help.
 #[test]
-fn the_site_aware_default_keeps_its_floor_and_beats_the_page_level_extractor() {
+fn the_site_aware_default_keeps_its_floor_and_does_not_fall_below_the_page_level_extractor() {
     for (dataset, causal, reread) in [
         ("cleanportaleval", 0.961, 0.964),
         ("msvcode-big9", 0.968, 0.969),
@@ -47,17 +53,22 @@ fn the_site_aware_default_keeps_its_floor_and_beats_the_page_level_extractor() {
                 "{dataset} {mode:?}: pith {site:.4} < floor {floor}"
             );
             assert!(
-                site > page_level,
-                "{dataset} {mode:?}: pith {site:.4} does not beat pith-page {page_level:.4}"
+                site + RELATION_TOLERANCE >= page_level,
+                "{dataset} {mode:?}: pith {site:.4} falls below pith-page {page_level:.4}"
             );
         }
     }
 }
 
-/// No cold-start dip: over each site's first 5 pages of a stream, the default is at least as good
-/// as the page-level extractor on the same pages.
+/// No cold-start dip, by design: on a site's first five pages of a stream no node
+/// speaks for the site yet, so the default labels every one of them exactly as the page-level
+/// extractor does. (A mean over those pages would hold whatever the site layer did later; the
+/// page-by-page equality fails as soon as the site layer acts early.)
 #[test]
-fn no_cold_start_dip_over_each_sites_first_five_pages() {
+fn the_site_layer_is_silent_on_each_sites_first_pages() {
+    // The design's number, not the constant's: a lower MIN_SUPPORT must fail here.
+    let first = 5;
+    assert_eq!(pith::classify::site::MIN_SUPPORT, 5);
     for dataset in ["cleanportaleval", "msvcode-big9"] {
         let results = common::run_results(dataset, &["pith-page", "pith"], Mode::Causal);
         let mut seen: std::collections::HashMap<&str, usize> = Default::default();
@@ -65,23 +76,28 @@ fn no_cold_start_dip_over_each_sites_first_five_pages() {
         for r in results.iter().filter(|r| r.method == "pith") {
             let n = seen.entry(r.site.as_str()).or_default();
             *n += 1;
-            if *n <= 5 {
+            if *n <= first {
                 first_ids.insert(r.id.as_str());
             }
         }
-        let mean = |method: &str| {
-            let scores: Vec<f64> = results
+        let f1 = |method: &str, id: &str| {
+            results
                 .iter()
-                .filter(|r| r.method == method && first_ids.contains(r.id.as_str()))
+                .find(|r| r.method == method && r.id == id)
                 .map(|r| r.score.f1)
-                .collect();
-            scores.iter().sum::<f64>() / scores.len() as f64
+                .expect("a result")
         };
-        let (site, page_level) = (mean("pith"), mean("pith-page"));
-        println!(
-            "{dataset}: first 5 pages of each site ({} pages): pith {site:.4}, pith-page {page_level:.4}",
+        assert!(
+            first_ids.len() >= first,
+            "{dataset}: {} pages",
             first_ids.len()
         );
-        assert!(site >= page_level, "{dataset}: cold-start dip");
+        for id in &first_ids {
+            assert_eq!(
+                f1("pith", id),
+                f1("pith-page", id),
+                "{dataset} {id}: the site layer acted on one of its site's first {first} pages"
+            );
+        }
     }
 }
