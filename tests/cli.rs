@@ -91,6 +91,31 @@ fn bad_pages_give_empty_results_not_crashes() {
             page.display(),
             text(&out.stderr)
         );
+        assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+        // An empty page and a lone two-word line are no article: no content text. (Random
+        // bytes decode to long runs of text, which may well be kept.)
+        if i != 1 {
+            assert!(text(&out.stdout).trim().is_empty(), "{}", text(&out.stdout));
+        }
+        // And every block was read and judged, down to the text 100,000 levels deep.
+        let blocks = pith(
+            &db,
+            &["extract", page.to_str().unwrap(), "--url", &url, "--blocks"],
+        );
+        assert!(blocks.status.success());
+        // (Lines starting with `#` are notes: the page is in its tree already.)
+        let listed: String = text(&blocks.stdout)
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect();
+        match i {
+            0 => assert!(listed.trim().is_empty(), "{listed}"),
+            2 => assert!(
+                listed.contains("BOILERPLATE") && listed.contains("deep text"),
+                "{listed}"
+            ),
+            _ => assert!(listed.contains("BOILERPLATE") || listed.contains("CONTENT")),
+        }
     }
 }
 
