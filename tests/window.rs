@@ -247,8 +247,16 @@ fn keys_reach_the_reader_while_a_toolbar_button_has_the_focus() {
     h.key_press(egui::Key::J);
     settle(&mut h);
     assert_eq!(h.state().selected, Some(0), "j moves the selection");
+    assert!(h.state().open.is_some(), "j opens the item");
+    let top = h.state().reader_offset();
     h.key_press(egui::Key::Space);
     settle(&mut h);
+    assert!(
+        h.state().reader_offset() > top,
+        "space pages the reader down ({top} -> {})",
+        h.state().reader_offset()
+    );
+    assert_eq!(h.state().selected, Some(0), "still the same item");
     h.key_press(egui::Key::Space);
     settle(&mut h);
     assert_eq!(h.state().text_size, size + 1.0, "space pressed A+ again");

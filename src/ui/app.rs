@@ -225,6 +225,11 @@ impl App {
         });
     }
 
+    /// How far the reading pane is scrolled down, in points (what Space pages through).
+    pub fn reader_offset(&self) -> f32 {
+        self.reader_offset
+    }
+
     fn step(&mut self, forward: bool, unread_only: bool) {
         if self.rows.is_empty() {
             return;
