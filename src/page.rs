@@ -1111,11 +1111,7 @@ impl BlockBuilder<'_> {
                 continue;
             }
             self.br_run = 0;
-            if self.pending_space {
-                self.text.push(' ');
-                self.chars += 1;
-                self.pending_space = false;
-            }
+            self.push_pending_space();
             self.text.push(c);
             self.chars += 1;
             if is_cjk(c) {
@@ -1143,11 +1139,7 @@ impl BlockBuilder<'_> {
     /// those chars one by one.
     fn push_plain(&mut self, part: &str, in_link: bool) {
         self.br_run = 0;
-        if self.pending_space {
-            self.text.push(' ');
-            self.chars += 1;
-            self.pending_space = false;
-        }
+        self.push_pending_space();
         self.text.push_str(part);
         self.chars += part.len();
         if !self.in_token {

@@ -327,6 +327,14 @@ fn subscribing_from_the_first_screen_opens_no_dialog_behind_it() {
     assert!(h.query_by_label("Add a feed").is_none());
 }
 
+/// Writes at `path` an SQLite file damaged past its header: what SQLite refuses as corrupt and
+/// pith moves aside.
+fn write_damaged_database(path: &Path) {
+    let mut damaged = b"SQLite format 3\0".to_vec();
+    damaged.resize(64 * 1024, 0x42);
+    std::fs::write(path, &damaged).unwrap();
+}
+
 /// Steps frames until `done` holds, failing after a while.
 fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -352,9 +360,7 @@ fn a_damaged_database_is_explained_and_a_backup_can_be_restored_from_the_window(
         .unwrap();
     // The user's database, damaged past its header.
     let db = dir.path().join("pith.db");
-    let mut damaged = b"SQLite format 3\0".to_vec();
-    damaged.resize(64 * 1024, 0x42);
-    std::fs::write(&db, &damaged).unwrap();
+    write_damaged_database(&db);
 
     let mut h = harness(&db);
     step_until(&mut h, "the open fails", |app| app.store_error.is_some());
@@ -389,9 +395,7 @@ fn a_damaged_database_is_explained_and_a_backup_can_be_restored_from_the_window(
 fn a_fresh_start_after_a_damaged_database_opens_the_first_screen() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("pith.db");
-    let mut damaged = b"SQLite format 3\0".to_vec();
-    damaged.resize(64 * 1024, 0x42);
-    std::fs::write(&db, &damaged).unwrap();
+    write_damaged_database(&db);
     let mut h = harness(&db);
     step_until(&mut h, "the open fails", |app| app.store_error.is_some());
     h.get_by_label("Start with a new, empty database").click();

@@ -94,7 +94,23 @@ const NEGATIVE_STEMS: &[&str] = &[
 
 /// Negative words that name a consent manager's box (cookie notices, GDPR bars): text about the
 /// site, never the page's. `cookie` is not one: it is also a recipe.
-pub(super) const CONSENT_WORDS: &[&str] = &["consent", "onetrust", "gdpr"];
+const CONSENT_WORDS: &[&str] = &["consent", "onetrust", "gdpr"];
+
+/// True when the element's `id` or `class` names a consent manager's box (see
+/// [`CONSENT_WORDS`], matched inside names, in any case): the one test that scoring and
+/// widening both use.
+pub(super) fn names_consent(dom: &Dom, id: NodeId) -> bool {
+    ["id", "class"].iter().any(|name| {
+        dom.attr(id, name).is_some_and(|value| {
+            CONSENT_WORDS.iter().any(|word| {
+                value
+                    .as_bytes()
+                    .windows(word.len())
+                    .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+            })
+        })
+    })
+}
 
 /// Negative words that name a box's part in a template loosely (`hs_cos_wrapper_meta_field`
 /// holds a whole article body): they remove a box of short lines, not one holding paragraphs.

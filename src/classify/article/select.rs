@@ -106,10 +106,7 @@ impl<'a> NodeFacts<'a> {
                 let hint = self.hint(n);
                 if !wrapper && hint.is_negative() {
                     bits |= NEGATIVE;
-                    if hint
-                        .negative
-                        .is_some_and(|w| hints::CONSENT_WORDS.contains(&w))
-                    {
+                    if hints::names_consent(self.dom, n) {
                         bits |= CONSENT;
                     }
                 }

@@ -62,12 +62,7 @@ pub(super) fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
         || dom
             .attr(id, "aria-modal")
             .is_some_and(|v| v.trim() == "true")
-        || ["id", "class"].iter().any(|name| {
-            dom.attr(id, name).is_some_and(|v| {
-                let v = v.to_ascii_lowercase();
-                super::hints::CONSENT_WORDS.iter().any(|w| v.contains(w))
-            })
-        })
+        || super::hints::names_consent(dom, id)
 }
 
 /// Below this many prose words the first extraction is no article at all, and every prose
