@@ -17,6 +17,7 @@ mod clean;
 mod declared;
 mod grid;
 mod hints;
+mod link_list;
 mod select;
 mod stats;
 mod widen;
@@ -389,7 +390,12 @@ fn from_containers(
     let dom = &page.dom;
     let mut containers = vec![choice.main];
     containers.extend(choice.siblings.iter().copied());
-    let removals = clean::clean(page, stats, facts, &containers, choice.core);
+    let mut removals = clean::clean(page, stats, facts, &containers, choice.core);
+    // On an index of links the links are the text: the link lines stay.
+    let list = link_list::is_link_list(page, stats, &containers, &removals, LINK_LINE);
+    if list {
+        removals.retain(|r| !r.reason.starts_with(clean::LINK_DENSE_REMOVAL));
+    }
     let main_name = select::describe(dom, choice.main);
     let headline = headline(page, stats, &containers);
     let comments = comments_span(page, stats, choice.main, choice.core);
@@ -398,7 +404,11 @@ fn from_containers(
         .iter()
         .map(|&c| {
             if c == choice.main {
-                format!("in main container {main_name} (score {:.0})", choice.score)
+                let list = if list { ", a list of links" } else { "" };
+                format!(
+                    "in main container {main_name} (score {:.0}){list}",
+                    choice.score
+                )
             } else {
                 format!(
                     "in {} beside main container {main_name}",
@@ -432,7 +442,7 @@ fn from_containers(
             if comments.as_ref().is_some_and(|c| c.contains(&index)) {
                 return page_label(Verdict::Boilerplate, COMMENTS.into());
             }
-            if block.words > 0 && block.link_density() >= LINK_LINE {
+            if !list && block.words > 0 && block.link_density() >= LINK_LINE {
                 return page_label(
                     Verdict::Boilerplate,
                     format!("removed: link text ({:.2})", block.link_density()),

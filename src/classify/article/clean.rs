@@ -21,6 +21,9 @@ pub(super) struct Removal {
     pub reason: String,
 }
 
+/// How the reasons of link-dense removals begin.
+pub(super) const LINK_DENSE_REMOVAL: &str = "removed: link-dense";
+
 /// Link density from which a list or a box inside the article is a set of links, not text.
 const LINK_DENSE: f32 = 0.5;
 

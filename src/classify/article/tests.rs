@@ -684,3 +684,55 @@ fn a_manuals_discussion_section_is_not_a_comment_thread() {
         assert!(has(&kept, &format!("Paragraph {n} ")), "{kept:#?}");
     }
 }
+
+/// A wiki's list page: a short introduction and sections of linked names.
+fn index_page(entries: usize, entry_extra: &str) -> String {
+    let sections: String = ["Alpha", "Beta", "Gamma", "Delta"]
+        .iter()
+        .enumerate()
+        .map(|(s, name)| {
+            let items: String = (0..entries)
+                .map(|i| {
+                    format!("<li><a href=/wiki/{s}-{i}>{name} language {i}</a>{entry_extra}</li>")
+                })
+                .collect();
+            format!("<h2>{name}</h2><div class=cols><ul>{items}</ul></div>")
+        })
+        .collect();
+    format!(
+        "<html><head><title>List of languages</title></head><body><nav>{NAV}</nav>\
+         <div id=content><h1>List of languages</h1>{}{sections}</div>\
+         <footer><p>About us · Contact · Jobs</p></footer></body></html>",
+        prose(0)
+    )
+}
+
+#[test]
+fn an_index_of_links_keeps_its_links() {
+    let (page, x) = run(&index_page(12, ""));
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 0 "), "{k:?}");
+    for name in ["Alpha language 0", "Beta language 11", "Delta language 5"] {
+        assert!(has(&k, name), "{name} missing: {k:?}");
+    }
+    assert!(!has(&k, "Business") && !has(&k, "About us"), "{k:?}");
+}
+
+#[test]
+fn links_beside_an_article_or_in_a_shops_grid_are_not_an_index() {
+    // Beside an article of its own, a list of links is its menu or related stories, however
+    // long the list.
+    let html = index_page(60, "").replace(&prose(0), &paragraphs(0..7));
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 6 "), "{k:?}");
+    assert!(!has(&k, "Alpha language 0"), "{k:?}");
+    // Entries that carry their own controls (a box to compare) are a shop's cards.
+    let (page, x) = run(&index_page(12, "<input type=checkbox name=compare>"));
+    assert!(
+        x.labels.iter().all(|l| !matches!(&l.reason,
+            Reason::Page { why, .. } if why.contains("a list of links"))),
+        "{:?}",
+        kept(&page, &x)
+    );
+}
