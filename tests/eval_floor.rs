@@ -1,26 +1,11 @@
-//! Quality floors: `pith eval` over real datasets must not get worse. Each floor is the value first
-//! measured minus 0.01; later work may raise a floor, never lower it.
+//! The site-aware default against pith's page-level extractor on the stream datasets, in both
+//! modes: the site's memory must help, never hurt, and it must stay silent until a site has
+//! pages enough. (Every method's floors in causal mode, per set and per site, are in
+//! `quality_floors.rs`.) A floor may be raised, never lowered.
 
 mod common;
 
 use pith::eval::run::Mode;
-
-/// The URL Tree heuristics on cleanportaleval (first measured: strict 0.878, strict-support-100,
-/// strict-at-domain and relaxed-at-domain-500 0.882, vote 0.859).
-#[test]
-fn url_tree_heuristics_on_cleanportaleval_keep_their_floor() {
-    common::assert_floors(
-        "cleanportaleval",
-        Mode::Causal,
-        &[
-            ("strict", 0.868),
-            ("strict-support-100", 0.872),
-            ("strict-at-domain", 0.872),
-            ("relaxed-at-domain-500", 0.872),
-            ("vote", 0.849),
-        ],
-    );
-}
 
 /// How far the site-aware default may fall below pith's page-level extractor on a stream set
 /// before its memory counts as harmful: relations between methods hold within a tolerance, so
@@ -28,14 +13,14 @@ fn url_tree_heuristics_on_cleanportaleval_keep_their_floor() {
 const RELATION_TOLERANCE: f64 = 0.001;
 
 /// The site-aware default on the stream datasets, both modes (measured: cleanportaleval 0.9718
-/// causal, 0.9743 reread; msvcode-big9 0.9783 causal, 0.9792 reread). It must not fall below
-/// pith's page-level extractor alone on them (0.9622 and 0.9776), within
-/// [`RELATION_TOLERANCE`]: the site's memory is there to help.
+/// causal, 0.9743 reread; msvcode-big9 0.9783 causal, 0.9792 reread; the floors are those less
+/// 0.003, about a page's worth). It must not fall below pith's page-level extractor alone on
+/// them (0.9622 and 0.9776), within [`RELATION_TOLERANCE`]: the site's memory is there to help.
 #[test]
 fn the_site_aware_default_keeps_its_floor_and_does_not_fall_below_the_page_level_extractor() {
     for (dataset, causal, reread) in [
-        ("cleanportaleval", 0.961, 0.964),
-        ("msvcode-big9", 0.968, 0.969),
+        ("cleanportaleval", 0.968, 0.971),
+        ("msvcode-big9", 0.975, 0.976),
     ] {
         for (mode, floor) in [(Mode::Causal, causal), (Mode::Reread, reread)] {
             let summaries = common::evaluate(dataset, &["pith-page", "pith"], mode);

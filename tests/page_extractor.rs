@@ -1,18 +1,17 @@
 //! `pith-page`, pith's page-level extractor, on the single-page datasets (one or two pages per site,
 //! so nothing but the page-level extractor can help), and the default on the same pages, which must
-//! not lose to it. Each floor is the value measured when it was set, less 0.01, rounded down: later
-//! work may raise a floor, never lower it.
+//! not lose to it; and the pages that come out blank. The mean floors of every method are in
+//! `quality_floors.rs`. A floor may be raised, never lowered.
 
 mod common;
 
 use pith::eval::run::Mode;
 
-/// Measured: pith-page 0.955 on scrapinghub-aeb (0.955 again after this round), 0.956 on
-/// l3s-gn1 (0.967 since runaway titles are closed; the default equal on both). At most 1% of the
-/// pages may keep less than a fifth of their gold.
+/// Measured: pith-page 0.956 on scrapinghub-aeb, 0.967 on l3s-gn1, the default equal on both.
+/// At most 1% of the pages may keep less than a fifth of their gold.
 #[test]
-fn page_level_extractor_and_default_on_single_page_datasets_keep_their_floor() {
-    for (dataset, floor) in [("scrapinghub-aeb", 0.945), ("l3s-gn1", 0.957)] {
+fn the_default_does_not_lose_to_the_page_level_extractor_and_few_pages_vanish() {
+    for dataset in ["scrapinghub-aeb", "l3s-gn1"] {
         let summaries = common::evaluate(dataset, &["pith-page", "pith"], Mode::Causal);
         let row = |m: &str| {
             summaries
@@ -26,7 +25,6 @@ fn page_level_extractor_and_default_on_single_page_datasets_keep_their_floor() {
             "{dataset}: pith-page {:.4} (vanished {}), pith {:.4}",
             page_level.f1, page_level.vanished, site.f1
         );
-        assert!(page_level.f1 >= floor, "{dataset}: pith-page below {floor}");
         assert!(
             site.f1 >= page_level.f1 - 0.005,
             "{dataset}: the default is more than 0.005 below pith-page"
@@ -44,8 +42,9 @@ fn page_level_extractor_and_default_on_single_page_datasets_keep_their_floor() {
 /// scored (two pages have neither URL nor site). Measured when set: pith 0.753 overall, 50
 /// pages under a fifth of their gold (94 before pith-page widened starved extractions to the
 /// page's prose region); articles 0.933, forums 0.605. Raised after grids, second readings and
-/// the declared body: 0.797, 27 pages, articles 0.940, forums 0.698. The floors: the mean less
-/// 0.01, and at most 3 more vanished pages than measured.
+/// the declared body: 0.797, 27 pages, articles 0.940, forums 0.698; after indexes of links keep
+/// their links: 0.8169, 22 pages, articles 0.950, forums 0.732. The floors: the mean less 0.003,
+/// at most 2 more vanished pages than measured, articles at the bar (0.93).
 #[test]
 fn every_wcxb_page_is_scored_and_few_come_out_blank() {
     let results = common::run_results("wcxb-dev400", &["pith"], Mode::Causal);
@@ -56,9 +55,9 @@ fn every_wcxb_page_is_scored_and_few_come_out_blank() {
         "wcxb-dev400: pith {:.4}, vanished {}",
         summary.overall.f1, summary.overall.vanished
     );
-    assert!(summary.overall.f1 >= 0.786, "{:.4}", summary.overall.f1);
+    assert!(summary.overall.f1 >= 0.813, "{:.4}", summary.overall.f1);
     assert!(
-        summary.overall.vanished <= 30,
+        summary.overall.vanished <= 24,
         "{} pages vanished",
         summary.overall.vanished
     );
@@ -71,5 +70,5 @@ fn every_wcxb_page_is_scored_and_few_come_out_blank() {
     };
     println!("articles {:.4}, forums {:.4}", f1("article"), f1("forum"));
     assert!(f1("article") >= 0.930, "articles {:.4}", f1("article"));
-    assert!(f1("forum") >= 0.688, "forums {:.4}", f1("forum"));
+    assert!(f1("forum") >= 0.729, "forums {:.4}", f1("forum"));
 }
