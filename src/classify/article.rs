@@ -77,8 +77,33 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
             return first;
         }
         let widened = widen_if_starved(page, stats, facts, first);
-        grid_if_no_article(page, stats, facts, widened)
+        let gridded = grid_if_no_article(page, stats, facts, widened);
+        drop_quoted_repeats(page, gridded)
     })
+}
+
+/// The reason of a quotation that repeats the text of a post above it.
+const QUOTED_REPEAT: &str = "removed: a quotation of text kept above (a reply quoting a post)";
+
+/// Words from which a quoted line is a post's text rather than an attribution (`— Senate
+/// (@senate) October 9, 2018`), which two embedded posts of one author share.
+const QUOTED_MIN_WORDS: u32 = 8;
+
+/// Drops the kept blocks inside a quotation whose text a kept block above already says: a
+/// thread's reply quoting the post it answers shows that post's text a second time, and a
+/// reader has read it once. Only quotations: text repeated elsewhere on a page (a summary, a
+/// caption) may be the page's own twice.
+fn drop_quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> ArticleExtraction {
+    let mut said = std::collections::HashSet::new();
+    for (block, label) in page.blocks.iter().zip(extraction.labels.iter_mut()) {
+        if !label.is_content() || block.words < QUOTED_MIN_WORDS || block.image.is_some() {
+            continue;
+        }
+        if !said.insert(block.hash) && clean::in_quotation(&page.dom, block.node) {
+            *label = page_label(Verdict::Boilerplate, QUOTED_REPEAT.into());
+        }
+    }
+    extraction
 }
 
 /// When the page declares its article's text (JSON-LD `articleBody`) and the extraction misses

@@ -736,3 +736,55 @@ fn links_beside_an_article_or_in_a_shops_grid_are_not_an_index() {
         kept(&page, &x)
     );
 }
+
+#[test]
+fn a_reply_quoting_a_post_above_does_not_repeat_it() {
+    let post = |n: usize, body: &str| {
+        format!(
+            "<article class=message><div class=user><a href=/u{n}>member{n}</a> \
+             Mar 3, 2024</div><div class=message-body>{body}</div></article>"
+        )
+    };
+    let original = "<p>My breaker trips whenever the dryer and the heater run together, and I \
+                    would like to know whether a bigger panel is the fix or a bad idea.</p>";
+    let quote = format!(
+        "<blockquote class=bbCodeBlock--quote><div>member0 said:</div>{original}\
+         <div>Click to expand...</div></blockquote>"
+    );
+    let replies: String = (1..5)
+        .map(|n| {
+            post(
+                n,
+                &format!(
+                    "{quote}<p>Reply {n}: check the load calculation first, because a larger \
+                     panel on the same service changes nothing, as the inspector will say.</p>"
+                ),
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><nav>{NAV}</nav><div class=thread><h1>Breaker trips</h1>{}{replies}\
+         </div></body></html>",
+        post(0, original)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert_eq!(
+        k.iter().filter(|t| t.contains("My breaker trips")).count(),
+        1,
+        "the quoted post once: {k:?}"
+    );
+    for n in 1..5 {
+        assert!(has(&k, &format!("Reply {n}: ")), "{k:?}");
+    }
+    assert!(!has(&k, "Click to expand"), "{k:?}");
+    // A quotation that repeats nothing is the article's own text.
+    let html = format!(
+        "<html><body><div class=story><h1>Town hall</h1>{}<blockquote><p>We will not raise \
+         the rates this year, whatever the council decides in the spring.</p></blockquote>\
+         </div></body></html>",
+        paragraphs(0..4)
+    );
+    let (page, x) = run(&html);
+    assert!(has(&kept(&page, &x), "We will not raise"));
+}
