@@ -90,6 +90,10 @@ const NEGATIVE_STEMS: &[&str] = &[
     "byline",
     "carousel",
     "slideshow",
+    // A forum post's signature and its author's pane (join date, post count) beside the post.
+    "signature",
+    "userinfo",
+    "postprofile",
 ];
 
 /// Negative words that name a consent manager's box (cookie notices, GDPR bars): text about the
@@ -114,11 +118,11 @@ pub(super) fn names_consent(dom: &Dom, id: NodeId) -> bool {
 
 /// Negative words that name a box's part in a template loosely (`hs_cos_wrapper_meta_field`
 /// holds a whole article body): they remove a box of short lines, not one holding paragraphs.
-pub(super) const LOOSE_WORDS: &[&str] = &["meta", "extra", "tags", "tag"];
+pub(super) const LOOSE_WORDS: &[&str] = &["meta", "extra", "extras", "tags", "tag"];
 
 /// Negative words that only count as a whole token (or a token's prefix, for `nav`): short
 /// enough to sit inside other words (`ad` in `head`, `meta` in `metallica`).
-const NEGATIVE_TOKENS: &[&str] = &["ad", "ads", "nav", "meta", "tags", "tag", "extra"];
+const NEGATIVE_TOKENS: &[&str] = &["ad", "ads", "nav", "meta", "tags", "tag", "extra", "extras"];
 
 /// Splits `value` into lower-case words: at every non-alphanumeric character and at camelCase
 /// boundaries (`articleBody` → `article`, `body`), calling `f` on each.
@@ -391,5 +395,10 @@ mod tests {
         assert_eq!(attr_words("top-ad"), (false, Some("ad")));
         assert_eq!(attr_words("navMain"), (true, Some("nav")));
         assert_eq!(attr_words("tbody"), (false, None));
+        // A forum post's author pane and signature are not the post.
+        assert_eq!(attr_words("message-userExtras"), (false, Some("extras")));
+        assert_eq!(attr_words("postprofile"), (true, Some("postprofile")));
+        assert_eq!(attr_words("userinfo"), (false, Some("userinfo")));
+        assert_eq!(attr_words("post-signature"), (true, Some("signature")));
     }
 }
