@@ -68,6 +68,7 @@ pub fn extract(page: &Page) -> ArticleExtraction {
 pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtraction {
     with_scores(page, |stats, facts, scores| {
         let choice = select::choose(page, stats, facts, scores).filter(|c| stands_out(stats, c));
+        let choice = choice.map(|c| product_column(page, stats, c));
         let first = match choice {
             Some(choice) => from_containers(page, stats, facts, &choice),
             None => fallback(page, stats),
@@ -383,6 +384,42 @@ pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
         };
         from_containers(page, stats, facts, &choice)
     })
+}
+
+/// On a page that declares itself a product, widens the choice to the box that holds both it
+/// and the page's headline (the product's name): a shop's page splits the product into a
+/// column of parts (name, price, features, specifications, description) of which the scores
+/// find only the longest, the description.
+fn product_column(page: &Page, stats: &Stats, mut choice: Choice) -> Choice {
+    if !declared::declares_product(page) {
+        return choice;
+    }
+    let mut containers = vec![choice.main];
+    containers.extend(choice.siblings.iter().copied());
+    let Some(name) = headline(page, stats, &containers)
+        .and_then(|h| page.blocks.get(h))
+        .filter(|b| b.kind == BlockKind::Heading(1))
+    else {
+        return choice;
+    };
+    let dom = &page.dom;
+    let mut at = Some(choice.main);
+    while let Some(n) = at {
+        if select::is_page_wrapper(dom, n) {
+            return choice;
+        }
+        if stats.contains(n, name.node) {
+            break;
+        }
+        at = dom.parent(n);
+    }
+    if let Some(column) = at
+        && column != choice.main
+    {
+        choice.main = column;
+        choice.siblings.clear();
+    }
+    choice
 }
 
 /// True when the chosen containers hold enough text to be the article.

@@ -788,3 +788,41 @@ fn a_reply_quoting_a_post_above_does_not_repeat_it() {
     let (page, x) = run(&html);
     assert!(has(&kept(&page, &x), "We will not raise"));
 }
+
+/// A shop's product page: the name and price in one box, the features in another, the
+/// description (the longest text) in a third, all in the product's column.
+fn product_page(declared: bool) -> String {
+    let ld = if declared {
+        r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Loke Jacket"}</script>"#
+    } else {
+        ""
+    };
+    format!(
+        "<html><head><title>Loke Jacket</title>{ld}</head><body><nav>{NAV}</nav>\
+         <main><section class=product-info><div class=title-box><h1>Loke Jacket</h1>\
+         <div class=price>$120.00</div></div>\
+         <div class=features><ul><li>Waterproof shell with sealed seams</li>\
+         <li>Packs into its own pocket</li><li>Adjustable hood and hem</li></ul></div>\
+         <div class=description>{}</div></section>\
+         <section class=reviews-teaser><a href=/reviews>Read all reviews</a></section></main>\
+         <footer><p>About us · Contact · Jobs</p></footer></body></html>",
+        paragraphs(0..3)
+    )
+}
+
+#[test]
+fn a_declared_product_keeps_its_whole_column() {
+    let (page, x) = run(&product_page(true));
+    let k = kept(&page, &x);
+    for line in ["Loke Jacket", "$120.00", "Waterproof shell", "Paragraph 2 "] {
+        assert!(has(&k, line), "{line} missing: {k:?}");
+    }
+    assert!(!has(&k, "Business") && !has(&k, "About us"), "{k:?}");
+    // Without the declaration, a page is not read as a shop's: the description is the text.
+    let (page, x) = run(&product_page(false));
+    let k = kept(&page, &x);
+    assert!(
+        has(&k, "Paragraph 2 ") && !has(&k, "Waterproof shell"),
+        "{k:?}"
+    );
+}
