@@ -21,13 +21,7 @@ const ENTRIES: usize = 20;
 const JOBS: &str = "8";
 
 fn shared_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("PITH_SHARED") {
-        return PathBuf::from(dir);
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    [root.join("../shared"), root.join("../../shared")]
-        .into_iter()
-        .find(|d| d.join("datasets").is_dir())
+    pith::eval::dataset::shared_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the shared datasets (set PITH_SHARED)")
 }
 

@@ -1,5 +1,5 @@
 //! Page → blocks: a decoded HTML document cut into ordered text and image blocks, each with the
-//! shallow features and the hash the rest of the engine works on (DESIGN.md §Blocks).
+//! shallow features and the hash the rest of the engine works on (ARCHITECTURE.md, "Data flow").
 
 use html5ever::{LocalName, local_name, ns};
 use md5::{Digest, Md5};

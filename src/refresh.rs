@@ -1,4 +1,4 @@
-//! The refresh pipeline (DESIGN.md §Data flow) on a pool of workers: fetch each feed with a
+//! The refresh pipeline (ARCHITECTURE.md, "Data flow") on a pool of workers: fetch each feed with a
 //! conditional GET, keep the entries not seen before, fetch each one's page (redirects followed),
 //! run it through the engine (URL Tree insert, classification), download the images it keeps, and
 //! store everything, one transaction per item. Progress goes to a callback, so the command line

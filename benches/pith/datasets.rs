@@ -14,12 +14,13 @@ pub struct DatasetPage {
     pub bytes: Vec<u8>,
 }
 
-/// Where the shared datasets live: `PITH_DATASETS`, else `../shared/datasets` beside the
-/// checkout.
+/// Where the shared datasets live, by the library's one rule
+/// ([`pith::eval::dataset::datasets_dir`]); `../shared/datasets` beside the checkout when none
+/// is found, so that the messages name the expected place.
 pub fn root() -> PathBuf {
-    std::env::var_os("PITH_DATASETS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets"))
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
+    pith::eval::dataset::datasets_dir(checkout)
+        .unwrap_or_else(|| checkout.join("../shared/datasets"))
 }
 
 /// Every dataset directory under `root` with a manifest, in name order.

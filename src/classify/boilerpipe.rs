@@ -1,7 +1,7 @@
-//! The two decision trees of Kohlschütter, Fankhauser & Nejdl, "Boilerplate Detection using
-//! Shallow Text Features" (WSDM 2010, `papers/boilerpipe-shallow-text-features-2010.txt`):
-//! Algorithm 1 (link density and text density of the previous, current and next block) and
-//! Algorithm 2 (link density and number of words of the same three blocks), exactly as printed.
+//! The two decision trees of Kohlschütter, Fankhauser & Nejdl, "Boilerplate Detection using Shallow
+//! Text Features" (WSDM 2010): Algorithm 1 (link density and text density of the previous, current
+//! and next block) and Algorithm 2 (link density and number of words of the same three blocks),
+//! exactly as printed.
 //!
 //! Choices where the paper is silent, and why:
 //! - The trees see text blocks only. Image blocks are not text blocks in the paper's segmentation

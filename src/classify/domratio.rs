@@ -1,10 +1,9 @@
 //! The DOM method of Alarte & Silva, "Page-Level Main Content Extraction from Heterogeneous
-//! Webpages" (2020, `papers/page-level-main-content-alarte-silva-2020.txt`, §3): every candidate
-//! element of `<body>` becomes a point in R⁴ (word ratio, hyperlink ratio, children ratio,
-//! position ratio), the points are standardized, the c = 3 points farthest from their centroid
-//! form the c-SET, nested candidates with the same text are merged, the candidate with the best
-//! words-per-tag ratio (with its siblings in the c-SET) is the main content, and groups of links
-//! inside it are removed.
+//! Webpages" (2020, §3): every candidate element of `<body>` becomes a point in R⁴ (word ratio,
+//! hyperlink ratio, children ratio, position ratio), the points are standardized, the c = 3 points
+//! farthest from their centroid form the c-SET, nested candidates with the same text are merged,
+//! the candidate with the best words-per-tag ratio (with its siblings in the c-SET) is the main
+//! content, and groups of links inside it are removed.
 //!
 //! Everything runs over the arena DOM without recursion: one walk computes every per-node
 //! aggregate (O(nodes + text nodes × depth), the depth factor coming from the word ratio's

@@ -258,6 +258,30 @@ fn resolve(dir: &Path, field: &str, relative: &str) -> Result<PathBuf, String> {
     Ok(dir.join(path))
 }
 
+/// Where the shared folder (the datasets and the feed corpora, kept outside the repository) is
+/// for a checkout at `checkout`: `$PITH_SHARED`, else `../shared` beside the checkout, else one
+/// level further up (a git worktree inside the checkout's parent). The one rule the tests and
+/// the benchmarks follow; `None` when none of those is a folder.
+pub fn shared_dir(checkout: &Path) -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("PITH_SHARED") {
+        return Some(PathBuf::from(dir));
+    }
+    [checkout.join("../shared"), checkout.join("../../shared")]
+        .into_iter()
+        .find(|d| d.join("datasets").is_dir() || d.join("corpora").is_dir())
+}
+
+/// Where the shared datasets are for a checkout at `checkout`: `$PITH_DATASETS`, else the
+/// `datasets` folder of [`shared_dir`].
+pub fn datasets_dir(checkout: &Path) -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("PITH_DATASETS") {
+        return Some(PathBuf::from(dir));
+    }
+    shared_dir(checkout)
+        .map(|d| d.join("datasets"))
+        .filter(|d| d.is_dir())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,24 +436,9 @@ mod tests {
         assert!(err.to_string().contains("a1.txt"), "{err}");
     }
 
-    /// Where the shared datasets live: `PITH_DATASETS`, else `../shared/datasets` seen from the
-    /// project checkout (DESIGN.md), else from a worktree one level deeper.
     fn datasets_dir() -> PathBuf {
-        if let Some(dir) = std::env::var_os("PITH_DATASETS") {
-            return PathBuf::from(dir);
-        }
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let candidates = [
-            root.join("../shared/datasets"),
-            root.join("../../shared/datasets"),
-        ];
-        candidates
-            .iter()
-            .find(|dir| dir.is_dir())
-            .cloned()
-            .unwrap_or_else(|| {
-                panic!("shared datasets not found (set PITH_DATASETS); tried {candidates:?}")
-            })
+        super::datasets_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+            .expect("the shared datasets (set PITH_DATASETS or PITH_SHARED)")
     }
 
     #[test]

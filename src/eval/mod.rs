@@ -1,7 +1,7 @@
 //! `pith eval`: measuring the extraction engine on recorded datasets of real pages with human gold text.
 //!
 //! The same engine that feeds the reader runs here, so what the reader shows is what is measured
-//! (DESIGN.md §Evaluation). This half of the module is the measuring stick and the paperwork:
+//! (ARCHITECTURE.md, "How quality is measured"). This half of the module is the measuring stick and the paperwork:
 //!
 //! - [`dataset`] reads a dataset's `manifest.jsonl` into pages in stream order;
 //! - [`score`] turns an extracted text and its gold text into precision, recall and F1 over word tokens,

@@ -14,24 +14,10 @@ use pith::eval::report::{self, MethodSummary, PageResult};
 use pith::eval::run::{self, EvalOptions, Mode};
 use pith::extract::Engine;
 
-/// The shared datasets: `$PITH_DATASETS`, else `../shared/datasets` beside the checkout (CI's layout),
-/// else one level further up (a git worktree).
+/// The shared datasets, found by the library's one rule ([`pith::eval::dataset::datasets_dir`]).
 pub fn datasets_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("PITH_DATASETS") {
-        return PathBuf::from(dir);
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        root.join("../shared/datasets"),
-        root.join("../../shared/datasets"),
-    ];
-    candidates
-        .iter()
-        .find(|d| d.is_dir())
-        .cloned()
-        .unwrap_or_else(|| {
-            panic!("the shared datasets are missing (set PITH_DATASETS); looked in {candidates:?}")
-        })
+    pith::eval::dataset::datasets_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shared datasets are missing (set PITH_DATASETS or PITH_SHARED)")
 }
 
 /// Streams one dataset through the engine with `methods` and returns every page's result.
@@ -80,21 +66,11 @@ pub fn assert_floors(dataset: &str, mode: Mode, floors: &[(&str, f64)]) {
     }
 }
 
-/// The shared folder (datasets, corpora): `$PITH_SHARED`, else `../shared` beside the checkout,
-/// else one level further up (a git worktree).
+/// The shared folder (datasets, corpora), found by the library's one rule
+/// ([`pith::eval::dataset::shared_dir`]).
 pub fn shared_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("PITH_SHARED") {
-        return PathBuf::from(dir);
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [root.join("../shared"), root.join("../../shared")];
-    candidates
-        .iter()
-        .find(|d| d.join("corpora").is_dir() || d.join("datasets").is_dir())
-        .cloned()
-        .unwrap_or_else(|| {
-            panic!("the shared folder is missing (set PITH_SHARED); looked in {candidates:?}")
-        })
+    pith::eval::dataset::shared_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("the shared folder is missing (set PITH_SHARED)")
 }
 
 /// The output of one run of the real binary.
