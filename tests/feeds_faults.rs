@@ -39,6 +39,10 @@ fn feed_block(feeds: &str, suffix: &str) -> String {
         .join("\n")
 }
 
+/// Guards the refresh against a misbehaving server: each fault (404, 500, a time-out, a
+/// redirect loop, an oversized or badly compressed or malformed feed, 429 with Retry-After) is a
+/// clear error on its own feed only; conditional GET, duplicates across feeds (one item, its page
+/// fetched once per link), offline images, and the commands that read and change what is stored.
 #[test]
 fn faults_are_per_feed_and_nothing_stored_is_lost() {
     let server = Server::start();
@@ -413,6 +417,9 @@ fn faults_are_per_feed_and_nothing_stored_is_lost() {
     );
 }
 
+/// Guards `pith add`: a page's advertised feeds are found, the first is subscribed and refreshed
+/// and the others named; adding it again says it is already subscribed; a missing page, a page
+/// without feeds and a non-loopback address (in tests) are clear errors.
 #[test]
 fn add_discovers_the_feed_of_a_page() {
     let server = Server::start();

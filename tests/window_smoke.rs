@@ -397,11 +397,13 @@ impl Session {
             self.assert_alive();
             let img = screenshot(&self.xvfb.display, &self.window);
             let ok = done(&img);
-            if ok || Instant::now() >= deadline {
-                if let Some(dir) = &self.keep {
-                    std::fs::create_dir_all(dir).unwrap();
-                    img.save(dir.join(format!("{name}.png"))).unwrap();
-                }
+            if let Some(dir) = self
+                .keep
+                .as_ref()
+                .filter(|_| ok || Instant::now() >= deadline)
+            {
+                std::fs::create_dir_all(dir).unwrap();
+                img.save(dir.join(format!("{name}.png"))).unwrap();
             }
             if ok {
                 return img;
