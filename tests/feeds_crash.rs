@@ -1,21 +1,34 @@
-//! Crash safety: the real binary refreshes from a slow loopback server and is killed with SIGKILL
-//! at 20 random (seeded) points of its work. Each time the database must open, pass `PRAGMA
-//! integrity_check`, keep every item committed before the kill and a consistent URL Tree; the
-//! refresh after the last kill completes with every entry stored exactly once.
+//! Crash safety: the real binary refreshes from a loopback server and is killed with SIGKILL 20
+//! times, each time once the database shows a (seeded, random) number of newly committed rows, so
+//! every kill lands inside a refresh, never after a guessed delay. The server holds back the pages
+//! it has never served beyond a small allowance per refresh, so a refresh can never run out of
+//! work before its kill point, however slow or fast the machine. After each kill the database must
+//! open, pass `PRAGMA integrity_check`, keep every item committed before the kill and a consistent
+//! URL Tree; the refresh after the last kill completes with every entry stored exactly once.
 
 mod common;
 
 use std::collections::HashSet;
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use common::pith_cmd;
 use common::server::{Reply, Server, article, rss};
 use pith::store::{ItemFilter, Store};
+use rusqlite::{Connection, OpenFlags};
 
-const FEEDS: usize = 4;
-const ENTRIES: usize = 15;
+const FEEDS: usize = 8;
+const ENTRIES: usize = 8;
 /// How many times a refresh is killed.
 const KILLS: usize = 20;
+/// The most pages never served before that one killed refresh may fetch: with `KILLS` refreshes
+/// at most `KILLS * MAX_NEW_PAGES` of the `FEEDS * ENTRIES` pages are ever let through, so every
+/// killed refresh still has pages it waits for.
+const MAX_NEW_PAGES: usize = 2;
+/// A kill point not reached by then fails the test (an upper bound, not a wait).
+const DEADLINE: Duration = Duration::from_secs(60);
 
 /// A small seeded generator (SplitMix64): the kill points are random but reproducible.
 struct SplitMix(u64);
@@ -29,25 +42,97 @@ impl SplitMix {
         z ^ (z >> 31)
     }
 
-    /// A number in `0..n`.
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+    /// A number in `1..=n`.
+    fn one_to(&mut self, n: usize) -> usize {
+        1 + usize::try_from(self.next() % n as u64).unwrap()
     }
 }
 
-fn snapshot(db: &std::path::Path) -> (HashSet<i64>, i64) {
-    let store = Store::open(db).unwrap();
-    let ids = store
-        .items(&ItemFilter::default())
-        .unwrap()
-        .into_iter()
-        .map(|i| i.id)
-        .collect();
-    let docs = store.tree_doc_count("127.0.0.1").unwrap();
-    (ids, i64::from(docs))
+/// Which pages the server answers: any page it has served before, and up to `allowance` pages it
+/// never served; a request for another page waits until the next refresh's allowance, or until
+/// the refresh that asked has been killed (the answer then goes to a closed connection).
+#[derive(Default)]
+struct Gate {
+    state: Mutex<GateState>,
+    changed: Condvar,
 }
 
-fn check_sound(db: &std::path::Path, before: &HashSet<i64>, when: &str) {
+#[derive(Default)]
+struct GateState {
+    served: HashSet<String>,
+    allowance: usize,
+    open: bool,
+    /// Counts the refreshes: a request left waiting by a killed one sees it change.
+    round: u64,
+}
+
+impl Gate {
+    /// Whether to answer `path` (false: the refresh that asked is gone).
+    fn pass(&self, path: &str) -> bool {
+        let mut s = self.state.lock().unwrap();
+        let round = s.round;
+        let give_up = Instant::now() + 2 * DEADLINE;
+        loop {
+            if s.round != round || Instant::now() >= give_up {
+                return false;
+            }
+            if s.open || s.served.contains(path) {
+                return true;
+            }
+            if s.allowance > 0 {
+                s.allowance -= 1;
+                s.served.insert(path.to_string());
+                return true;
+            }
+            s = self
+                .changed
+                .wait_timeout(s, Duration::from_millis(200))
+                .unwrap()
+                .0;
+        }
+    }
+
+    /// Starts a refresh that may fetch `allowance` pages never served before.
+    fn next_round(&self, allowance: usize) {
+        let mut s = self.state.lock().unwrap();
+        s.round += 1;
+        s.allowance = allowance;
+        self.changed.notify_all();
+    }
+
+    /// Serves every page from now on.
+    fn open(&self) {
+        let mut s = self.state.lock().unwrap();
+        s.round += 1;
+        s.open = true;
+        self.changed.notify_all();
+    }
+
+    fn served(&self) -> usize {
+        self.state.lock().unwrap().served.len()
+    }
+}
+
+/// What is committed: the items' ids and the number of URL Tree documents, read through a
+/// read-only connection (a reader never changes what the refresh sees or recovers).
+fn committed(db: &Path) -> (HashSet<i64>, usize) {
+    let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .expect("open the database read-only");
+    conn.busy_timeout(Duration::from_secs(30)).unwrap();
+    let ids = conn
+        .prepare("SELECT id FROM item")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let docs: i64 = conn
+        .query_row("SELECT count(*) FROM tree_doc", [], |r| r.get(0))
+        .unwrap();
+    (ids, usize::try_from(docs).unwrap())
+}
+
+fn check_sound(db: &Path, before: &HashSet<i64>, when: &str) {
     let store = Store::open(db).unwrap_or_else(|e| panic!("{when}: database does not open: {e}"));
     assert_eq!(store.integrity_check().unwrap(), "ok", "{when}");
     assert!(
@@ -60,13 +145,24 @@ fn check_sound(db: &std::path::Path, before: &HashSet<i64>, when: &str) {
         .into_iter()
         .map(|i| i.id)
         .collect();
-    assert!(before.is_subset(&now), "{when}: committed items were lost");
+    let lost: Vec<_> = before.difference(&now).collect();
+    assert!(
+        lost.is_empty(),
+        "{when}: committed items were lost: {lost:?}"
+    );
 }
 
+/// Guards crash safety: 20 SIGKILLs, each inside a refresh, leave a database that opens, passes
+/// the integrity check, keeps every committed item and a consistent URL Tree, and a final refresh
+/// stores every entry exactly once.
 #[test]
 fn sigkill_mid_refresh_loses_nothing_and_duplicates_nothing() {
+    const {
+        assert!(KILLS * MAX_NEW_PAGES < FEEDS * ENTRIES);
+    }
     let server = Server::start();
     let r = &server.routes;
+    let gate = Arc::new(Gate::default());
     let mut opml = String::from("<opml version=\"2.0\"><head/><body>");
     for f in 0..FEEDS {
         let items: Vec<(String, String, String)> = (0..ENTRIES)
@@ -74,18 +170,22 @@ fn sigkill_mid_refresh_loses_nothing_and_duplicates_nothing() {
                 let path = format!("/f{f}/story{e}.html");
                 let words =
                     format!("Feed {f} story {e} reports on topic{f}x{e} at length, with detail.");
-                r.set(
-                    &path,
-                    Reply::ok(
-                        "text/html",
-                        article(
-                            &format!("F{f} S{e}"),
-                            &[&words, "A second paragraph."],
-                            None,
-                        ),
-                    )
-                    .delayed(Duration::from_millis(120)),
+                let page = Reply::ok(
+                    "text/html",
+                    article(
+                        &format!("F{f} S{e}"),
+                        &[&words, "A second paragraph."],
+                        None,
+                    ),
                 );
+                let (gate, p) = (Arc::clone(&gate), path.clone());
+                r.handle(&path, move |_| {
+                    if gate.pass(&p) {
+                        page.clone()
+                    } else {
+                        Reply::status(503)
+                    }
+                });
                 (
                     format!("F{f} S{e}"),
                     server.url(&path),
@@ -110,92 +210,65 @@ fn sigkill_mid_refresh_loses_nothing_and_duplicates_nothing() {
     std::fs::write(&opml_path, opml).unwrap();
     assert!(common::pith(&db, &["import", opml_path.to_str().unwrap()]).ok);
 
-    // Kill points, from a seeded generator so that a failure can be replayed
-    // (`PITH_CRASH_SEED=N cargo test --test feeds_crash`): half after a random delay from the
-    // start (while feeds are fetched, pages go into the tree, items are stored), half after a
-    // random number of newly committed rows (tree documents and items).
+    // Kill points from a seeded generator, so that a failure can be replayed
+    // (`PITH_CRASH_SEED=N cargo test --test feeds_crash`): each refresh may fetch 1 or 2 new
+    // pages and is killed once 1 to that many more rows (tree documents and items) are
+    // committed. Its new pages' tree inserts guarantee those rows; a page it was not allowed keeps
+    // it running until the kill. Items come when a feed's last page is in: then the kill can land
+    // while a whole feed's items are stored.
     let seed = std::env::var("PITH_CRASH_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0x005e_ed0f_5ea1_u64);
     let mut rng = SplitMix(seed);
     println!("kill points from seed {seed}");
-    let mut kills = 0;
-    let mut finished_early = 0;
+    let log = dir.path().join("refresh.log");
     for point in 0..KILLS {
-        let (before_ids, before_docs) = snapshot(&db);
-        let before = before_ids.len() + usize::try_from(before_docs).unwrap();
-        let by_delay = point % 2 == 0;
-        let delay = Duration::from_millis(rng.below(900));
-        let rows = 1 + usize::try_from(rng.below(6)).unwrap();
-        let name = if by_delay {
-            format!("kill {point}: {} ms after the start", delay.as_millis())
-        } else {
-            format!("kill {point}: after {rows} more committed rows")
-        };
+        let (before_items, before_docs) = committed(&db);
+        let before = before_items.len() + before_docs;
+        let allowance = rng.one_to(MAX_NEW_PAGES);
+        let rows = rng.one_to(allowance);
+        let name = format!("kill {point}: after {rows} more committed rows");
+        gate.next_round(allowance);
         let mut child = pith_cmd(&db, &["refresh", "--jobs", "3"])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
         let started = Instant::now();
-        let mut committed = before_ids.clone();
-        let mut exited = false;
-        loop {
-            if by_delay {
-                if started.elapsed() >= delay {
-                    break;
-                }
-            } else {
-                let (ids, docs) = snapshot(&db);
-                let now = ids.len() + usize::try_from(docs).unwrap();
-                committed = ids;
-                if now >= before + rows {
-                    break;
-                }
+        let at_kill = loop {
+            let (ids, docs) = committed(&db);
+            if ids.len() + docs >= before + rows {
+                break ids;
             }
-            if child.try_wait().unwrap().is_some() {
-                exited = true;
-                break;
+            if let Some(status) = child.try_wait().unwrap() {
+                panic!(
+                    "{name}: the refresh ended ({status}) before it, with pages still held back; \
+                     its log:\n{}",
+                    std::fs::read_to_string(&log).unwrap_or_default()
+                );
             }
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "{name}: never reached"
-            );
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        if exited {
-            // The refresh completed before this point: nothing left to interrupt.
-            finished_early += 1;
-            println!("{name}: the refresh had already finished");
-            check_sound(&db, &committed, &name);
-            break;
-        }
+            assert!(started.elapsed() < DEADLINE, "{name}: never reached");
+            std::thread::sleep(Duration::from_millis(5));
+        };
         // Whatever committed up to the kill must survive it.
-        let (committed, docs) = snapshot(&db);
         child.kill().unwrap(); // SIGKILL on Unix
         let status = child.wait().unwrap();
-        if status.success() {
-            // The refresh commits its last batch just before it exits: a point reached by that
-            // commit can find the process already done. Nothing was left to interrupt.
-            finished_early += 1;
-            println!("{name}: the refresh finished as the point was reached");
-            check_sound(&db, &committed, &name);
-            break;
-        }
-        kills += 1;
-        println!(
-            "{name}: {} items and {docs} tree documents committed before",
-            committed.len()
+        assert!(
+            !status.success(),
+            "{name}: the refresh finished instead of being killed"
         );
-        check_sound(&db, &committed, &name);
+        let (_, docs) = committed(&db);
+        println!(
+            "{name} ({} ms in): {} items and {docs} tree documents committed, {} pages served",
+            started.elapsed().as_millis(),
+            at_kill.len(),
+            gate.served()
+        );
+        check_sound(&db, &at_kill, &name);
     }
-    println!("{kills} kills, {finished_early} refreshes finished before their kill point");
-    assert!(
-        kills >= KILLS * 3 / 4,
-        "only {kills} of {KILLS} kills landed inside a refresh"
-    );
 
+    gate.open();
     let run = common::pith(&db, &["refresh", "--jobs", "3"]);
     assert!(run.ok, "{}", run.stderr);
     let store = Store::open(&db).unwrap();

@@ -5,10 +5,15 @@
 
 mod common;
 
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use common::server::{Reply, Server, article, gzip, rss};
 use common::{must, pith};
+
+/// The time-out of every refresh whose subject is not a time-out: generous, so that a slow,
+/// busy machine fails no request by it.
+const TIMEOUT: &str = "30";
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
 
@@ -34,6 +39,10 @@ fn feed_block(feeds: &str, suffix: &str) -> String {
         .join("\n")
 }
 
+/// Guards the refresh against a misbehaving server: each fault (404, 500, a time-out, a
+/// redirect loop, an oversized or badly compressed or malformed feed, 429 with Retry-After) is a
+/// clear error on its own feed only; conditional GET, duplicates across feeds (one item, its page
+/// fetched once per link), offline images, and the commands that read and change what is stored.
 #[test]
 fn faults_are_per_feed_and_nothing_stored_is_lost() {
     let server = Server::start();
@@ -77,7 +86,20 @@ fn faults_are_per_feed_and_nothing_stored_is_lost() {
     );
     let mut second = items(&[4]);
     second.push(("Story one again".into(), u("/r/1"), "Other summary".into()));
-    r.set("/r/1", Reply::redirect(302, &u("/a/1.html")));
+    // The redirect answers only once article 1 was asked for through its own link, so the order
+    // of the two fetches is fixed whatever order the workers take the entries in (see the hit
+    // count below). The wait is bounded: past it the refresh would fail loudly.
+    {
+        let routes = Arc::clone(&server.routes);
+        let target = u("/a/1.html");
+        r.handle("/r/1", move |_| {
+            let give_up = Instant::now() + Duration::from_secs(60);
+            while routes.hits("/a/1.html").is_empty() && Instant::now() < give_up {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Reply::redirect(302, &target)
+        });
+    }
     r.set(
         "/second.xml",
         Reply::ok("application/rss+xml", rss("Second feed", &second))
@@ -109,10 +131,10 @@ fn faults_are_per_feed_and_nothing_stored_is_lost() {
     // The faults.
     r.set("/404.xml", Reply::status(404));
     r.set("/500.xml", Reply::status(500));
-    r.set(
-        "/slow.xml",
-        Reply::ok("application/rss+xml", rss("Slow", &[])).delayed(Duration::from_secs(4)),
-    );
+    // Answers at once in the refreshes of every feed; hangs for the refresh of this feed alone
+    // whose subject is its time-out (below).
+    let slow_feed = Reply::ok("application/rss+xml", rss("Slow", &[]));
+    r.set("/slow.xml", slow_feed.clone());
     r.set("/loop.xml", Reply::redirect(302, &u("/loop2.xml")));
     r.set("/loop2.xml", Reply::redirect(301, &u("/loop.xml")));
     let mut big = rss("Big", &[]).into_bytes();
@@ -187,10 +209,22 @@ fn faults_are_per_feed_and_nothing_stored_is_lost() {
     assert!(out.contains("13 feeds"), "{out}");
 
     let out = must(
-        pith(&db, &["refresh", "--jobs", "4", "--timeout", "2"]),
+        pith(&db, &["refresh", "--jobs", "4", "--timeout", TIMEOUT]),
         "refresh",
     );
     println!("{out}");
+    // A server that does not answer: the feed's request times out. The server's delay is 120
+    // times the time-out, so the time-out comes first on any machine.
+    r.set(
+        "/slow.xml",
+        slow_feed.clone().delayed(Duration::from_secs(120)),
+    );
+    let out = must(
+        pith(&db, &["refresh", &u("/slow.xml"), "--timeout", "1"]),
+        "refresh the slow feed",
+    );
+    println!("{out}");
+    r.set("/slow.xml", slow_feed);
     let feeds = must(pith(&db, &["feeds"]), "feeds");
     println!("{feeds}");
     let expect_error = |path: &str, want: &str| {
@@ -231,13 +265,15 @@ fn faults_are_per_feed_and_nothing_stored_is_lost() {
         feed_block(&feeds, "/good.xml").contains("3 items, 3 unread"),
         "{feeds}"
     );
-    // Article 1 came through two feeds: one item, linked to both; article 1's page fetched once.
+    // Article 1 came through two feeds: one item, linked to both.
     assert!(
         feed_block(&feeds, "/second.xml").contains("2 items"),
         "{feeds}"
     );
     // Its second link redirects: the page is fetched to learn the response URL (paper §3), and its
-    // URL key finds the stored item; it is neither counted in the tree nor stored again.
+    // URL key finds the stored item; it is neither counted in the tree nor stored again. So two
+    // fetches: its own link's, then the redirect's (which waits for the first, so that neither
+    // entry can find the other's item by its link first and skip a fetch).
     assert_eq!(r.hits("/a/1.html").len(), 2);
     {
         let store = pith::store::Store::open(&db).unwrap();
@@ -313,7 +349,7 @@ fn faults_are_per_feed_and_nothing_stored_is_lost() {
     let before_429 = limited.routes.hits("/429.xml").len();
     assert_eq!(before_429, 1);
     let out = must(
-        pith(&db, &["refresh", "--jobs", "4", "--timeout", "2"]),
+        pith(&db, &["refresh", "--jobs", "4", "--timeout", TIMEOUT]),
         "refresh 2",
     );
     println!("{out}");
@@ -381,6 +417,9 @@ fn faults_are_per_feed_and_nothing_stored_is_lost() {
     );
 }
 
+/// Guards `pith add`: a page's advertised feeds are found, the first is subscribed and refreshed
+/// and the others named; adding it again says it is already subscribed; a missing page, a page
+/// without feeds and a non-loopback address (in tests) are clear errors.
 #[test]
 fn add_discovers_the_feed_of_a_page() {
     let server = Server::start();
