@@ -1093,16 +1093,25 @@ fn a_full_database_fails_clearly_and_loses_nothing() {
     let r = &server.routes;
     let u = |p: &str| server.url(p);
     let names: Vec<String> = (0..4).map(|k| format!("story{k}")).collect();
-    // Incompressible pages, so that their rows cannot fit under the limit.
+    // The first story is small; the others are incompressible, so that their rows cannot fit
+    // under the limit. The first big one is slow, so that the small one's batch is likely to
+    // be committed (the batch age) before the writes start failing: what a failed refresh
+    // committed and what it did not must both come out right.
     for (k, name) in names.iter().enumerate() {
+        let padding = if k == 0 { 0 } else { 400_000 };
         let body = page(name, name, &[]).replace(
             "<div id=\"footer\">",
             &format!(
                 "<!-- {} --><div id=\"footer\">",
-                incompressible_letters(400_000, k as u64 + 7)
+                incompressible_letters(padding, k as u64 + 7)
             ),
         );
-        r.set(&format!("/a/{name}.html"), html(body));
+        let delay = if k == 1 {
+            limits::REFRESH_BATCH_AGE * 3
+        } else {
+            Duration::ZERO
+        };
+        r.set(&format!("/a/{name}.html"), html(body).delayed(delay));
     }
     r.set("/a/first.html", html(page("First", "cobalt", &[])));
     let state = Arc::new(Mutex::new(1usize));
