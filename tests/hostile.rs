@@ -28,6 +28,9 @@ const HANG_GUARD: Duration = Duration::from_secs(120);
 /// `limits.rs` keep every case far below this.
 const MAX_PEAK_RSS_MB: i64 = 1024;
 
+/// A 1×1 PNG.
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\0\0\x01\x01\0\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
+
 /// What a child prints before a line meant for the parent's report.
 const MARK: &str = "@@ ";
 
@@ -372,7 +375,9 @@ fn invalid_utf8_in_every_field() {
                     );
                 }
             }
-            assert!(pith::feeds::parse_opml(bytes).is_err() || what.contains("RSS"));
+            // A feed is not a subscription list: refused as OPML, whichever kind it is.
+            let as_opml = pith::feeds::parse_opml(bytes);
+            assert!(as_opml.is_err(), "{what} read as OPML: {as_opml:?}");
         }
         // OPML with invalid bytes in titles and URLs.
         let opml = with_bad(&[
@@ -441,6 +446,12 @@ fn invalid_utf8_in_every_field() {
             match &got {
                 Ok(Fetched::Body(r)) => {
                     let page = pith::page::parse_page(&r.body, r.charset(), None);
+                    let want = if path == "/status" { "ok" } else { "fine body" };
+                    assert!(
+                        page.blocks.iter().any(|b| b.text == want),
+                        "{path}: the body is read whole: {:?}",
+                        r.body
+                    );
                     println!(
                         "{MARK}header case {path}: {} bytes, charset {:?}, {} blocks",
                         r.body.len(),
@@ -641,6 +652,14 @@ fn a_10000_character_url() {
         let err = pith::urlkey::url_key(&long, Some("t"), &pith::urlkey::QueryRules::builtin())
             .expect_err("no key");
         println!("{MARK}URL key: {err}");
+        assert!(
+            matches!(
+                err,
+                pith::urlkey::UrlKeyError::TooLong { len, max }
+                    if len == long.len() && max == limits::MAX_URL_LEN
+            ),
+            "{err}"
+        );
         assert_eq!(pith::safety::openable_link(&long, None), None);
         assert_eq!(pith::safety::fetchable_url(&long, None), None);
         // In a page: a link and an image with it, and 1,000 such images.
@@ -696,15 +715,32 @@ fn a_refresh_of_hostile_feeds() {
         server.set("/nested", ok("text/html", nested.as_bytes()));
         let mut bad = b"<html><head><title>bad ".to_vec();
         bad.extend_from_slice(BAD);
-        bad.extend_from_slice(b"</title></head><body><p>text ");
+        bad.extend_from_slice(b"</title></head><body><div id=\"main\"><p>text ");
         bad.extend_from_slice(BAD);
-        bad.extend_from_slice(b" more</p><img src=\"file:///etc/passwd\"><img src=\"data:image/png;base64,AA\"></body></html>");
+        bad.extend_from_slice(b" more</p>");
+        // An article around the bad bytes, so that its images are content and the refresh has
+        // to judge each; images in every scheme a page can name, of which only the web one may
+        // be downloaded.
+        for k in 0..4 {
+            bad.extend_from_slice(
+                format!(
+                    "<p>Paragraph {k} of the story goes on at length about the harbour, the \
+                     ships that call there, and the people who work on the quays every day.</p>"
+                )
+                .as_bytes(),
+            );
+        }
+        bad.extend_from_slice(
+            b"<img src=\"file:///etc/passwd\" alt=\"f\"><img src=\"data:image/png;base64,AA\" alt=\"d\">\
+              <img src=\"javascript:alert(1)\" alt=\"j\"><img src=\"/photo.png\" alt=\"w\"></div></body></html>",
+        );
         let mut bad_resp =
             b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\xff\r\nETag: \"\xfe\"\r\n"
                 .to_vec();
         bad_resp.extend_from_slice(format!("Content-Length: {}\r\n\r\n", bad.len()).as_bytes());
         bad_resp.extend_from_slice(&bad);
         server.set("/bad", bad_resp);
+        server.set("/photo.png", ok("image/png", PNG));
         let long = server.url(&format!("/{}", "l".repeat(10_000)));
         let links = [
             server.url("/bomb"),
@@ -774,48 +810,119 @@ fn a_refresh_of_hostile_feeds() {
         );
         let store = pith::store::Store::open(&db).unwrap();
         assert_eq!(store.integrity_check().unwrap(), "ok");
-        for f in store.feeds().unwrap() {
+        let feeds = store.feeds().unwrap();
+        assert_eq!(feeds.len(), 4);
+        for f in &feeds {
             println!(
                 "{MARK}feed {}: {} items, error {:?}",
                 f.url.chars().take(60).collect::<String>(),
                 f.items,
                 f.last_error
             );
-            if f.url.ends_with("/feed-bomb") || f.url.ends_with("/loop") {
-                assert!(f.last_error.is_some(), "{f:?}");
-            }
-            if f.url.ends_with("/big.xml") {
-                assert_eq!(f.items as usize, limits::MAX_ENTRIES_PER_FEED);
-            }
-            if f.url.ends_with("/hostile.xml") {
-                assert_eq!(f.items as usize, links.len());
+            let path = f.url.trim_start_matches(&server.url(""));
+            let (items, error) = match path {
+                "/hostile.xml" => (links.len(), None),
+                "/big.xml" => (limits::MAX_ENTRIES_PER_FEED, None),
+                "/feed-bomb" => (0, Some("response body larger than the 10 MB limit")),
+                "/loop" => (0, Some("redirect loop at ")),
+                other => panic!("unexpected feed {other}"),
+            };
+            assert_eq!(f.items as usize, items, "{f:?}");
+            match error {
+                None => assert_eq!(f.last_error, None, "{f:?}"),
+                Some(e) => assert!(
+                    f.last_error.as_deref().is_some_and(|l| l.starts_with(e)),
+                    "{f:?}"
+                ),
             }
         }
         let items = store.items(&pith::store::ItemFilter::default()).unwrap();
+        // Every entry of the hostile feed has the outcome its link calls for.
+        let long_link = &links[4];
+        let mut checked = 0;
         for i in items.iter().filter(|i| !i.link.starts_with("mailto:")) {
             println!(
                 "{MARK}item {}: error {:?}",
                 i.link.chars().take(60).collect::<String>(),
                 i.fetch_error
             );
-        }
-        for path in ["/bomb", "/loop"] {
-            let item = items.iter().find(|i| i.link.ends_with(path)).unwrap();
-            assert!(item.fetch_error.is_some(), "{path}");
-        }
-        let nested = items.iter().find(|i| i.link.ends_with("/nested")).unwrap();
-        assert!(nested.fetch_error.is_none(), "{nested:?}");
-        for link in ["file:///etc/passwd", "javascript:alert(1)"] {
-            let item = items.iter().find(|i| i.link == link).unwrap();
-            assert!(item.fetch_error.is_some(), "{link} was not refused");
-        }
-        // Nothing but http(s) was ever asked for, and the long URL never.
-        assert_eq!(server.hits(&format!("/{}", "l".repeat(10_000))), 0);
-        for i in &items {
-            for img in store.item_images(i.id).unwrap() {
-                assert!(img.url.starts_with("http://"), "{}", img.url);
+            let error = i.fetch_error.as_deref();
+            let want: Option<&str> = match i.link.trim_start_matches(&server.url("")) {
+                "/nested" | "/bad" => None,
+                "/bomb" => Some("response body larger than the 5 MB limit"),
+                "/loop" => Some("redirect loop at "),
+                "file:///etc/passwd" => Some("unsupported URL scheme \"file\""),
+                "javascript:alert(1)" => Some("unsupported URL scheme \"javascript\""),
+                _ if &i.link == long_link => Some("not a valid URL: a URL of 10023 bytes"),
+                other => panic!("unexpected item {other}"),
+            };
+            match want {
+                None => assert_eq!(error, None, "{}", i.link),
+                Some(w) => assert!(
+                    error.is_some_and(|e| e.starts_with(w)),
+                    "{}: {error:?}",
+                    i.link
+                ),
             }
+            checked += 1;
         }
+        assert_eq!(checked, links.len());
+        // The big feed's mailto: links are refused, none fetched.
+        let mailto = items.iter().filter(|i| i.link.starts_with("mailto:"));
+        assert!(
+            mailto.clone().all(|i| i
+                .fetch_error
+                .as_deref()
+                .is_some_and(|e| e.contains("mailto"))),
+            "a mailto: link was not refused"
+        );
+        assert_eq!(mailto.count(), limits::MAX_ENTRIES_PER_FEED);
+        // The bad page's data: and javascript: images are not even blocks (the page parser
+        // drops them); its file: and web images are content, so the refresh had both to judge,
+        // and downloaded only the web one.
+        let bad = items.iter().find(|i| i.link.ends_with("/bad")).unwrap();
+        let blocks = store.item_blocks(bad.id).unwrap();
+        let kept: Vec<&str> = blocks
+            .iter()
+            .filter(|b| b.content)
+            .filter_map(|b| b.image.as_deref())
+            .collect();
+        println!("{MARK}images the bad page keeps: {kept:?}");
+        let photo = server.url("/photo.png");
+        assert_eq!(kept, ["file:///etc/passwd", photo.as_str()]);
+        let images = blocks.iter().filter(|b| b.image.is_some()).count();
+        assert_eq!(images, 2, "{blocks:?}");
+        let mut stored = Vec::new();
+        for i in &items {
+            stored.extend(store.item_images(i.id).unwrap());
+        }
+        assert_eq!(stored.len(), 1, "{stored:?}");
+        assert_eq!(stored[0].url, photo);
+        assert_eq!(stored[0].bytes, PNG.len() as u64);
+        // Nothing but http(s) on this server was ever asked for, each once, and the long URL
+        // never.
+        let mut asked = server.paths();
+        asked.sort();
+        let mut want: Vec<String> = [
+            "/hostile.xml",
+            "/big.xml",
+            "/feed-bomb",
+            "/loop",
+            "/bomb",
+            "/nested",
+            "/bad",
+            "/photo.png",
+        ]
+        .map(String::from)
+        .into();
+        want.sort();
+        assert_eq!(asked, want);
+        for path in &want {
+            // The looping feed and the looping page are one URL, asked twice.
+            let times = if path == "/loop" { 2 } else { 1 };
+            assert_eq!(server.hits(path), times, "{path}");
+        }
+        assert_eq!(server.hits(&format!("/{}", "l".repeat(10_000))), 0);
     });
 }
 
@@ -876,6 +983,11 @@ impl RawServer {
 
     fn hits(&self, path: &str) -> usize {
         self.hits.lock().unwrap().get(path).copied().unwrap_or(0)
+    }
+
+    /// Every path asked for at least once.
+    fn paths(&self) -> Vec<String> {
+        self.hits.lock().unwrap().keys().cloned().collect()
     }
 }
 
@@ -968,6 +1080,7 @@ fn a_page_runs_nothing_and_fetches_only_the_web() {
             .any(|b| b.text.contains("Visible paragraph"))
     );
     let mut fetched = Vec::new();
+    let mut refused = Vec::new();
     for b in &page.blocks {
         let Some(img) = &b.image else { continue };
         // What the refresh downloads: exactly the sources safety::fetchable_url accepts.
@@ -976,9 +1089,18 @@ fn a_page_runs_nothing_and_fetches_only_the_web() {
             fetched.push(url.to_string());
         } else {
             assert!(!img.src.starts_with("http"), "{} was refused", img.src);
+            refused.push(img.src.clone());
         }
     }
-    println!("images a refresh would fetch: {fetched:?}");
+    println!("images a refresh would fetch: {fetched:?}; refused: {refused:?}");
+    // Both branches ran: the file: sources (src, data-src, srcset) reach the check as image
+    // blocks and are refused there; javascript: and data: ones are not even blocks.
+    assert_eq!(fetched.len(), 2, "{fetched:?}");
+    assert_eq!(refused.len(), 3, "{refused:?}");
+    assert!(
+        refused.iter().all(|s| s.starts_with("file:")),
+        "{refused:?}"
+    );
     assert!(
         fetched.iter().all(|u| u.starts_with("https://")),
         "{fetched:?}"

@@ -70,6 +70,18 @@ impl Reply {
         self.delay = delay;
         self
     }
+    /// A server's conditional GET by entity tag: 304 when the request's `If-None-Match` names
+    /// `etag`, else `self` carrying that `ETag`.
+    pub fn etagged(self, seen: &Seen, etag: &str) -> Reply {
+        if seen.headers.get("if-none-match").map(String::as_str) == Some(etag) {
+            // No body: a 304 has none, and bytes after it would be read as the next response.
+            let mut r = Reply::status(304);
+            r.body.clear();
+            r
+        } else {
+            self.header("ETag", etag)
+        }
+    }
 }
 
 pub type Handler = Arc<dyn Fn(&Seen) -> Reply + Send + Sync>;
@@ -102,6 +114,10 @@ impl Routes {
     /// Requests to `path` so far.
     pub fn hits(&self, path: &str) -> Vec<Seen> {
         self.log().into_iter().filter(|s| s.path == path).collect()
+    }
+    /// The paths of every request so far, in the order they arrived.
+    pub fn paths(&self) -> Vec<String> {
+        self.log().into_iter().map(|s| s.path).collect()
     }
     /// Forgets the log.
     pub fn clear_log(&self) {
