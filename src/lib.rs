@@ -4,7 +4,7 @@
 //! ([`dom`]) and cut into text blocks ([`page`]); the response URL and the entry title give a URL key
 //! ([`urlkey`]); the page's block hashes go into the site's URL Tree ([`urltree`], persisted by
 //! [`store`]); [`extract`] runs one document through all of it, and [`eval`] measures the result on
-//! recorded datasets.
+//! recorded datasets. [`outline`] lays a site's tree out for the window and `pith tree` alike.
 
 mod attrguard;
 pub mod charset;
@@ -15,6 +15,7 @@ pub mod extract;
 pub mod feeds;
 pub mod fetch;
 pub mod limits;
+pub mod outline;
 pub mod page;
 pub mod reading;
 pub mod refresh;

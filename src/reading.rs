@@ -9,15 +9,6 @@ use crate::page::{BlockHash, BlockKind, ImageInfo};
 use crate::store::{ItemId, ItemInfo, Store, StoreError, StoredImage};
 use crate::urltree::Branch;
 
-/// Link targets a reader may open: a page must never make pith read or write a local file or run
-/// anything, so `file:`, `javascript:`, custom schemes and relative leftovers are dropped.
-pub const SAFE_LINK_SCHEMES: [&str; 3] = ["http", "https", "mailto"];
-
-/// Whether `url` is an absolute http, https or mailto URL (the only links pith opens).
-pub fn is_safe_link(url: &str) -> bool {
-    url::Url::parse(url).is_ok_and(|u| SAFE_LINK_SCHEMES.contains(&u.scheme()))
-}
-
 /// Whether the page's headline `headline` says what the feed's title `title` says, so that a
 /// reader shows it once: the same words (case, punctuation and spacing aside), or the title is
 /// the headline with the site's name added after or before a separator ("Storm hits coast -
@@ -57,7 +48,8 @@ fn fold_words(text: &str) -> String {
 pub struct Link {
     /// Byte range of the anchor text inside [`ArticleBlock::text`].
     pub range: std::ops::Range<usize>,
-    /// The absolute target, always passing [`is_safe_link`].
+    /// The absolute target, as [`crate::safety::openable_link`] gave it: only such links are
+    /// kept, so the window never has a link to draw that it must not open.
     pub href: String,
 }
 
@@ -351,7 +343,7 @@ fn list_markers(page: &crate::page::Page) -> Vec<Option<ListMarker>> {
 }
 
 /// The links of a block: every `<a href>` under its element whose text is found, in order, in the
-/// block's text, with a safe absolute target.
+/// block's text, with a target [`crate::safety::openable_link`] allows.
 fn block_links(
     page: &crate::page::Page,
     block: &crate::page::Block,
@@ -366,14 +358,11 @@ fn block_links(
         if page.dom.element_name(node) != Some("a") {
             continue;
         }
-        let Some(href) = page.dom.attr(node, "href").map(str::trim) else {
+        let Some(href) = page.dom.attr(node, "href") else {
             continue;
         };
-        let target = match base {
-            Some(base) => base.join(href).ok(),
-            None => url::Url::parse(href).ok(),
-        };
-        let Some(target) = target.map(String::from).filter(|t| is_safe_link(t)) else {
+        // A link pith must not open is left as plain text.
+        let Some(target) = crate::safety::openable_link(href, base).map(String::from) else {
             continue;
         };
         let text = page
@@ -403,33 +392,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_http_https_and_mailto_links_are_safe() {
-        for ok in [
-            "http://example.com/a",
-            "https://example.com/",
-            "mailto:someone@example.com",
-        ] {
-            assert!(is_safe_link(ok), "{ok}");
-        }
-        for bad in [
-            "file:///etc/passwd",
-            "javascript:alert(1)",
-            "data:text/html,hi",
-            "ftp://example.com/x",
-            "/relative/path",
-            "vscode://open?x",
-            "",
-        ] {
-            assert!(!is_safe_link(bad), "{bad}");
-        }
-    }
-
-    #[test]
     fn links_are_found_in_the_block_text_and_resolved() {
         let base = url::Url::parse("https://example.com/news/story").unwrap();
         let page = crate::page::page_from_html(
             r#"<html><body><p>Read <a href="/a">the first report</a> and
-               <a href="javascript:evil()">this</a> then <a href="https://other.org/b">the second</a>.</p></body></html>"#,
+               <a href="javascript:evil()">this</a>, <a href="https://bank.example@evil.example/">that</a>
+               then <a href="https://other.org/b">the second</a>.</p></body></html>"#,
             Some(&base),
         );
         let block = page

@@ -6,8 +6,10 @@
 //! the browser (or pith) run code, read a local file or hand a blob to some other program is not
 //! openable: the reader shows its text, not a link.
 //!
-//! Knows nothing of the window: the reading pane asks [`openable_link`] before it hands a URL to
-//! the system, and the refresh asks [`fetchable_url`] before it downloads an image.
+//! Knows nothing of the window. [`openable_link`] is pith's one test of a link: opening an
+//! article (`reading::open_article`, for the window and `pith read` alike) keeps only the links it
+//! allows, and the window asks it again for every URL it hands to the system (a clicked link, the
+//! item's own address). The refresh asks [`fetchable_url`] before it downloads an image.
 
 use url::Url;
 

@@ -425,3 +425,119 @@ fn a_file_that_is_not_a_database_is_named_and_left_alone_with_no_fresh_start_off
     );
     assert_eq!(std::fs::read_to_string(&opml).unwrap(), text);
 }
+
+/// The URLs the window handed to the system browser over the next few frames.
+fn opened_urls(h: &mut Harness<'static, App>) -> Vec<String> {
+    let mut opened = Vec::new();
+    // A click is seen in one frame and the URL handed over in the next.
+    for _ in 0..3 {
+        h.step();
+        for command in &h.output().platform_output.commands {
+            if let egui::OutputCommand::OpenUrl(open) = command {
+                opened.push(open.url.clone());
+            }
+        }
+    }
+    opened
+}
+
+/// Clicks on the first word of the paragraph that starts with `lead`: each test paragraph opens
+/// with its link, so that is where a link would be.
+fn click_paragraph_start(h: &mut Harness<'static, App>, lead: &str) -> Vec<String> {
+    let rect = h.get_by_label_contains(lead).rect();
+    let pos = rect.min + egui::vec2(6.0, rect.height().min(20.0) / 2.0);
+    h.hover_at(pos);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    opened_urls(h)
+}
+
+/// The reading pane opens an ordinary link and nothing else a page may offer: a URL with a user
+/// name and password (`https://bank.example@evil.example` is a phishing device), a local file, a
+/// script and an over-long URL are drawn as plain text, and clicking them opens nothing. The
+/// window's last gate (every URL it opens passes it) refuses them too.
+#[test]
+fn the_reading_pane_opens_only_safe_links() {
+    const ORDINARY: &str = "https://council.example.org/minutes/2026";
+    let long = format!(
+        "https://example.com/{}",
+        "a".repeat(pith::limits::MAX_URL_LEN)
+    );
+    let links = [
+        ("Ordinary minutes", ORDINARY.to_string()),
+        (
+            "Credential trap",
+            "https://user:pass@example.com/".to_string(),
+        ),
+        ("Local file", "file:///etc/passwd".to_string()),
+        ("Script trap", "javascript:alert(1)".to_string()),
+        ("Endless address", long.clone()),
+    ];
+    let paragraphs: String = links
+        .iter()
+        .map(|(lead, href)| {
+            format!(
+                "<p><a href=\"{href}\">{lead}</a> {} and the residents of the town read every \
+                 word of it before the meeting on Thursday evening.</p>\n",
+                fx::content_sentence(3)
+            )
+        })
+        .collect();
+    let title = "What the council decided about the bridge this week";
+    let html = format!(
+        "<!doctype html><html><head><title>{title}</title></head><body><main><article>\
+         <h1>{title}</h1>\n{paragraphs}</article></main></body></html>"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    let url = "https://www.examplenews.com/local/2026/council-decides";
+    let item = fx::build_article(&db, url, title, &html);
+    let mut h = harness(&db);
+    settle(&mut h);
+    h.get_by_label(title).click();
+    settle(&mut h);
+    let article = &h
+        .state()
+        .open
+        .as_ref()
+        .expect("the article is open")
+        .article;
+    assert_eq!(article.item.id, item);
+    // Only the ordinary link is a link of the article; the rest are its text.
+    let hrefs: Vec<&str> = article
+        .blocks
+        .iter()
+        .flat_map(|b| &b.links)
+        .map(|l| l.href.as_str())
+        .collect();
+    assert_eq!(hrefs, [ORDINARY]);
+
+    for (lead, href) in &links {
+        assert!(
+            has_label_containing(&h, lead),
+            "the paragraph of {lead:?} is in the reading pane"
+        );
+        let opened = click_paragraph_start(&mut h, lead);
+        if href == ORDINARY {
+            assert_eq!(opened, [ORDINARY], "the ordinary link opens");
+        } else {
+            assert!(opened.is_empty(), "clicking {lead:?} opened {opened:?}");
+        }
+    }
+
+    // The window's gate for every URL it opens (the item's address with `o`, a clicked link).
+    for (_, href) in &links[1..] {
+        h.state_mut().open_link(href.clone());
+        assert!(opened_urls(&mut h).is_empty(), "{href:.60} was opened");
+        let status = h.state().status.clone().unwrap_or_default();
+        assert!(status.starts_with("Not opened"), "{status:.300}");
+    }
+    h.state_mut().open_link(ORDINARY.to_string());
+    assert_eq!(opened_urls(&mut h), [ORDINARY]);
+}

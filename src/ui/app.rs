@@ -5,8 +5,9 @@ use std::collections::HashMap;
 
 use egui::{RichText, TextureHandle, TextureOptions, Ui};
 
-use crate::reading::{Article, is_safe_link};
+use crate::reading::Article;
 use crate::refresh::{Event, FeedOutcome};
+use crate::safety::openable_link;
 use crate::store::{FeedId, FeedInfo, ItemFilter, ItemId, ItemRow, TreeNodeInfo};
 use crate::ui::inspector;
 use crate::ui::items;
@@ -316,14 +317,21 @@ impl App {
         }
     }
 
-    /// Opens `url` in the system browser, only for http, https and mailto.
+    /// Opens `url` in the system browser, only when [`openable_link`] allows it (every link the
+    /// window opens passes here, whichever pane it came from).
     pub fn open_link(&mut self, url: String) {
-        if is_safe_link(&url) {
-            self.pending_link = Some(url);
-        } else {
-            self.status = Some(format!(
-                "Not opened (only http, https and mailto links): {url}"
-            ));
+        match openable_link(&url, None) {
+            Some(url) => self.pending_link = Some(url.into()),
+            None => {
+                // An over-long address would fill the status bar: its start says enough.
+                let shown: String = url.chars().take(200).collect();
+                let more = if shown.len() < url.len() { "…" } else { "" };
+                self.status = Some(format!(
+                    "Not opened (only http, https and mailto links, without a user name or \
+                     password, up to {} characters): {shown}{more}",
+                    crate::limits::MAX_URL_LEN
+                ));
+            }
         }
     }
 

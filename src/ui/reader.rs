@@ -9,7 +9,8 @@ use egui::text::{LayoutJob, TextFormat};
 use egui::{Color32, FontId, Galley, Role, Sense, Stroke, TextureHandle, Ui, WidgetInfo};
 
 use crate::page::BlockKind;
-use crate::reading::{Article, ArticleBlock, ListMarker, is_safe_link};
+use crate::reading::{Article, ArticleBlock, ListMarker};
+use crate::safety::openable_link;
 
 /// The longest line, in characters: about what books and good web typography use.
 pub const MEASURE_CHARS: f32 = 70.0;
@@ -20,7 +21,8 @@ pub fn measure_width(size: f32) -> f32 {
     MEASURE_CHARS * size * 0.5
 }
 
-/// Draws the article; returns the link the user clicked, already checked by [`is_safe_link`].
+/// Draws the article; returns the link the user clicked, already checked by [`openable_link`]
+/// (the blocks' links were checked when the article was opened, the item's address here).
 pub fn show(
     ui: &mut Ui,
     article: &Article,
@@ -46,12 +48,12 @@ pub fn show(
     }
     ui.label(egui::RichText::new(meta).size(size * 0.8).color(weak));
     let link = item.response_url.as_deref().unwrap_or(&item.link);
-    if is_safe_link(link) {
+    if let Some(url) = openable_link(link, None) {
         let r = ui.add(egui::Link::new(
             egui::RichText::new(link).size(size * 0.75).color(weak),
         ));
         if r.clicked() {
-            clicked = Some(link.to_string());
+            clicked = Some(url.into());
         }
     }
     ui.add_space(size);

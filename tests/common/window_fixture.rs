@@ -258,3 +258,67 @@ pub fn add_bulk_items(path: &Path, feed: i64, count: usize) {
             .expect("store bulk item");
     }
 }
+
+/// Builds a database at `path` with one feed and one item: the page `html` at `url`, titled
+/// `title`, run through the real engine (alone in its site's tree) and stored as a refresh
+/// would. Returns the item's id. For tests that need a page of their own.
+pub fn build_article(path: &Path, url: &str, title: &str, html: &str) -> i64 {
+    let mut store = Store::open(path).expect("open store");
+    let engine = Engine::default();
+    let now = 1_790_000_000;
+    let (feed, _) = store
+        .feed_add(
+            "https://www.examplenews.com/feed.xml",
+            Some(FEED),
+            None,
+            now,
+        )
+        .expect("feed");
+    store
+        .feed_fetched(feed, Some(FEED), None, None, None, now)
+        .expect("fetched");
+    let doc = Document {
+        bytes: html.as_bytes(),
+        declared_charset: Some("text/html; charset=utf-8"),
+        url: Some(url),
+        title: Some(title),
+        time: now,
+        entry_text: None,
+    };
+    let ingested = engine.ingest(&mut store, &doc).expect("ingest");
+    let labels = engine
+        .classify(&store, &ingested, Method::default_method())
+        .expect("classify");
+    let text = classify::content_text(&ingested.page, &labels);
+    let key = ingested.key.as_ref().expect("url key");
+    let raw = PageBytes::compress(html.as_bytes()).expect("compress");
+    let encoded = PageBytes::encode_labelled(&ingested.page, &labels);
+    store
+        .item_store(
+            &EntryRef {
+                feed,
+                identity: "the-article",
+            },
+            &NewItem {
+                link: url,
+                title,
+                summary: None,
+                published: Some(now),
+                added: now,
+            },
+            &NewArticle {
+                url,
+                declared_charset: Some("text/html; charset=utf-8"),
+                raw: &raw,
+                domain: &key.domain,
+                url_key: &key.key,
+                tree_doc: ingested.doc,
+                blocks: &encoded,
+                text: &text,
+                images: &[],
+                known_images: &[],
+            },
+        )
+        .expect("store item")
+        .id()
+}

@@ -1,0 +1,114 @@
+//! The items: `pith items`, `search`, `star` and `mark-read`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use pith::store::{ItemFilter, ItemInfo, ItemScope, SearchHit};
+
+use super::open::{find_feed, open_store};
+use super::output::output;
+use super::words::when;
+
+/// Lists the items `filter` selects, newest first; `feed` (id or URL) narrows it to one feed.
+pub fn list(db: Option<PathBuf>, feed: Option<&str>, filter: ItemFilter) -> Result<()> {
+    let store = open_store(db)?;
+    let feed = feed.map(|f| find_feed(&store, f)).transpose()?;
+    let filter = ItemFilter {
+        feed: feed.map(|f| f.id),
+        ..filter
+    };
+    print_items(&mut output(), &store.items(&filter)?)?;
+    Ok(())
+}
+
+/// One line per item: id, flags (`*` unread, `S` starred, `!` page not fetched), date, title and
+/// the feeds that list it.
+fn print_items(out: &mut impl Write, items: &[ItemInfo]) -> std::io::Result<()> {
+    for item in items {
+        let flags = format!(
+            "{}{}{}",
+            if item.read { ' ' } else { '*' },
+            if item.starred { 'S' } else { ' ' },
+            if item.fetch_error.is_some() { '!' } else { ' ' }
+        );
+        writeln!(
+            out,
+            "{:>6} {flags} {}  {}  [{}]",
+            item.id,
+            when(item.published.or(Some(item.added))),
+            item.title,
+            item.feeds.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+/// Full-text search for all the words of `query`, best first.
+pub fn search(db: Option<PathBuf>, query: &[String], limit: usize) -> Result<()> {
+    let store = open_store(db)?;
+    let query = query.join(" ");
+    let hits = store.search(&query, limit)?;
+    print_hits(&mut output(), &query, &hits)?;
+    Ok(())
+}
+
+/// Each hit's id and title with its snippet on one line below, or that nothing matched.
+fn print_hits(out: &mut impl Write, query: &str, hits: &[SearchHit]) -> std::io::Result<()> {
+    if hits.is_empty() {
+        writeln!(out, "nothing matches {query:?}")?;
+    }
+    for hit in hits {
+        writeln!(
+            out,
+            "{:>6}  {}\n        {}",
+            hit.id,
+            hit.title,
+            hit.snippet.replace('\n', " ")
+        )?;
+    }
+    Ok(())
+}
+
+/// Stars item `id`, or unstars it when it is starred.
+pub fn star(db: Option<PathBuf>, id: i64) -> Result<()> {
+    let mut store = open_store(db)?;
+    match store.toggle_star(id)? {
+        Some(true) => outln!("starred item {id}"),
+        Some(false) => outln!("unstarred item {id}"),
+        None => bail!("no item {id} (see `pith items`)"),
+    }
+    Ok(())
+}
+
+/// Which items `pith mark-read` marks: exactly one of an item, a feed's items, or all.
+pub struct Marked<'a> {
+    /// The item's id.
+    pub id: Option<i64>,
+    /// Every item of this feed (id or URL).
+    pub feed: Option<&'a str>,
+    /// Every item.
+    pub all: bool,
+}
+
+/// Marks the items `which` names read, or unread when `unread`.
+pub fn mark_read(db: Option<PathBuf>, which: Marked<'_>, unread: bool) -> Result<()> {
+    let mut store = open_store(db)?;
+    let scope = match (which.id, which.feed, which.all) {
+        (Some(id), None, false) => {
+            store
+                .item(id)?
+                .with_context(|| format!("no item {id} (see `pith items`)"))?;
+            ItemScope::Item(id)
+        }
+        (None, Some(f), false) => ItemScope::Feed(find_feed(&store, f)?.id),
+        (None, None, true) => ItemScope::All,
+        _ => bail!("say which items: an item id, --feed FEED, or --all"),
+    };
+    let n = store.set_read(scope, !unread)?;
+    outln!(
+        "marked {n} items {}",
+        if unread { "unread" } else { "read" }
+    );
+    Ok(())
+}

@@ -1,0 +1,55 @@
+//! What most commands open first: the database (named or in its default place), the engine with
+//! the user's own query rules, and a feed named by id or URL.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use pith::extract::Engine;
+use pith::store::{FeedInfo, Store};
+use pith::urlkey::QueryRules;
+
+/// The database file in the platform's data directory, its folder created on first use.
+fn default_db() -> Result<PathBuf> {
+    let dir = dirs::data_dir().context(
+        "cannot find the platform's data directory (set HOME or XDG_DATA_HOME, or pass --db)",
+    )?;
+    // pith's own data folder is created on a fresh machine; a folder named with --db is not.
+    let dir = dir.join("pith");
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("creating pith's data folder {}", dir.display()))?;
+    Ok(dir.join("pith.db"))
+}
+
+/// The engine with the user's own query rules (in the config directory) tried before the built-ins.
+pub fn engine() -> Result<Engine> {
+    let mut engine = Engine::default();
+    if let Some(path) = dirs::config_dir().map(|d| d.join("pith").join("query-rules.txt"))
+        && path.exists()
+    {
+        let user = QueryRules::load_file(&path)
+            .with_context(|| format!("in your query rules {}", path.display()))?;
+        engine.rules.extend_front(user);
+    }
+    Ok(engine)
+}
+
+/// The database file: `--db` (or `PITH_DB`) when given, else the default one.
+pub fn db_path(db: Option<PathBuf>) -> Result<PathBuf> {
+    match db {
+        Some(p) => Ok(p),
+        None => default_db(),
+    }
+}
+
+/// Opens the database (see [`db_path`]), naming the file in any error.
+pub fn open_store(db: Option<PathBuf>) -> Result<Store> {
+    let path = db_path(db)?;
+    Store::open(&path).with_context(|| format!("opening the database {}", path.display()))
+}
+
+/// The subscription with id or URL `spec`, or an error that says where to look.
+pub fn find_feed(store: &Store, spec: &str) -> Result<FeedInfo> {
+    store
+        .feed_find(spec)?
+        .with_context(|| format!("no subscription with id or URL {spec:?} (see `pith feeds`)"))
+}
