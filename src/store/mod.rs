@@ -36,7 +36,7 @@ pub use items::{ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewItem, St
 pub use pages::{NewBlock, StoredPage};
 pub use pins::{Pin, PinVerdict};
 pub use search::SearchHit;
-pub use tree::{DocId, TreeDocument, TreeInsert, TreeNodeInfo};
+pub use tree::{CountsAt, DocId, MemoryRead, MemoryRecord, TreeDocument, TreeInsert, TreeNodeInfo};
 pub use ui::ItemRow;
 
 const SCHEMA_SQL: &str = include_str!("../../schema.sql");

@@ -7,53 +7,67 @@ use rusqlite::{OptionalExtension, params};
 
 use super::*;
 
-/// Which nodes of a branch get their counts read.
-#[derive(Debug, Clone, Copy)]
-enum Counted {
+/// Which nodes of a branch a read counts the blocks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountsAt {
     /// Every node.
-    All,
-    /// The deepest node with more documents than this.
+    Every,
+    /// The deepest node with more documents than this (the others come with their supports and
+    /// no counts): what the site-aware rule reads, as reading counts at every node was most of
+    /// its cost.
     DeepestAbove(u32),
+}
+
+/// What a branch read asks of the site's memory (see [`MemoryRecord`]) at the nodes it counts
+/// at: with [`CountsAt::Every`] every node, with [`CountsAt::DeepestAbove`] the nodes with more
+/// documents than its bound. The store reads keys; what they mean is the caller's.
+#[derive(Debug, Clone, Copy)]
+pub struct MemoryRead<'a> {
+    /// Keys whose counts to read ([`NodeStats::memory_counts`]); a key no document under a node
+    /// had is absent there.
+    pub counted: &'a [&'a str],
+    /// How many of a node's most counted keys to list ([`NodeStats::memory_top`]), most counted
+    /// first, ties in key order.
+    pub top: usize,
+    /// Keys starting with this (ASCII case aside) are never listed, only counted when asked.
+    pub unlisted_prefix: &'a str,
 }
 
 impl Store {
     /// The statistics of a document's branch, domain first, with the counts of `hashes` (the
     /// blocks to classify) at every node. Empty when the document is not in the tree.
     pub fn tree_branch(&self, doc: DocId, hashes: &[BlockHash]) -> Result<Branch, StoreError> {
-        self.branch_counted(doc, hashes, Counted::All)
+        self.tree_branch_read(doc, hashes, CountsAt::Every, None)
     }
 
-    /// As [`Store::tree_branch`], with the counts read at one node only: the deepest node of the
-    /// branch with more than `min_support` documents (the node that speaks for the site in the
-    /// site-aware rule). The other nodes come with their supports and no counts, and only those
-    /// with more than `min_support` documents with their containers and slots; reading counts at
-    /// every node was most of the rule's cost.
-    pub fn tree_branch_counted_at(
+    /// A document's branch, domain first, with the counts of `hashes` at the nodes `counts` names
+    /// and, when asked, what the site's memory holds there. Empty when the document is not in the
+    /// tree.
+    pub fn tree_branch_read(
         &self,
         doc: DocId,
         hashes: &[BlockHash],
-        min_support: u32,
+        counts: CountsAt,
+        memory: Option<&MemoryRead<'_>>,
     ) -> Result<Branch, StoreError> {
-        self.branch_counted(doc, hashes, Counted::DeepestAbove(min_support))
+        self.branch_counted(doc, hashes, counts, memory)
     }
 
     fn branch_counted(
         &self,
         doc: DocId,
         hashes: &[BlockHash],
-        counted: Counted,
+        counted: CountsAt,
+        memory: Option<&MemoryRead<'_>>,
     ) -> Result<Branch, StoreError> {
-        let row: Option<(i64, Vec<u8>, Option<String>)> = self
+        let row: Option<(i64, Vec<u8>)> = self
             .conn
-            .prepare_cached("SELECT leaf, hashes, container FROM tree_doc WHERE id = ?1")?
-            .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .prepare_cached("SELECT leaf, hashes FROM tree_doc WHERE id = ?1")?
+            .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
-        let Some((leaf, blob, signatures)) = row else {
+        let Some((leaf, blob)) = row else {
             return Ok(Branch::default());
         };
-        let slots: Vec<&str> = site_signatures(signatures.as_deref())
-            .filter(|s| s.starts_with(SLOT_PREFIX))
-            .collect();
         let mut chain = read_chain(&self.conn, leaf)?;
         let own_set = unpack_hashes(&blob)?;
         let mut unique = hashes.to_vec();
@@ -143,10 +157,10 @@ impl Store {
         let mut counts_up: Vec<HashMap<BlockHash, u32>> = Vec::with_capacity(chain.len());
         match counted {
             _ if unique.is_empty() => {
-                // Asked for the branch's outline only (supports, containers, slots).
+                // Asked for the branch's outline only (supports and memory).
                 counts_up.resize_with(chain.len(), HashMap::new);
             }
-            Counted::All => {
+            CountsAt::Every => {
                 for (i, link) in chain.iter().enumerate() {
                     let node = link.node;
                     let counts = if node.own {
@@ -161,7 +175,7 @@ impl Store {
                     counts_up.push(counts);
                 }
             }
-            Counted::DeepestAbove(min_support) => {
+            CountsAt::DeepestAbove(min_support) => {
                 counts_up.resize_with(chain.len(), HashMap::new);
                 if let Some(wanted) = chain
                     .iter()
@@ -188,14 +202,15 @@ impl Store {
         }
         chain.reverse();
         counts_up.reverse();
-        let mut get_containers = self.conn.prepare_cached(
+        let mut get_top = self.conn.prepare_cached(
             "SELECT signature, count FROM site_container
-             WHERE node = ?1 AND signature NOT LIKE 'slot:%'
-             ORDER BY count DESC, signature LIMIT 8",
+             WHERE node = ?1 AND signature NOT LIKE ?2 ESCAPE '\\'
+             ORDER BY count DESC, signature LIMIT ?3",
         )?;
-        let mut get_slot = self.conn.prepare_cached(
+        let mut get_count = self.conn.prepare_cached(
             "SELECT count FROM site_container WHERE node = ?1 AND signature = ?2",
         )?;
+        let unlisted = memory.map(|m| like_prefix(m.unlisted_prefix));
         let mut path = String::new();
         let mut nodes = Vec::with_capacity(chain.len());
         for (link, counts) in chain.into_iter().zip(counts_up) {
@@ -204,36 +219,51 @@ impl Store {
             }
             path.push_str(&link.segment);
             let support = u32::try_from(link.node.support).unwrap_or(u32::MAX);
-            // The site-aware rule reads containers and slots only at nodes above its minimum
-            // support: the others are left empty (most nodes of young sites, so most queries).
+            // The site-aware rule reads the memory only at nodes above its minimum support: the
+            // others are left empty (most nodes of young sites, so most queries).
             let described = match counted {
-                Counted::All => true,
-                Counted::DeepestAbove(min_support) => support > min_support,
+                CountsAt::Every => true,
+                CountsAt::DeepestAbove(min_support) => support > min_support,
             };
-            let containers = if described {
-                get_containers
-                    .query_map([link.node.id], |r| Ok((r.get(0)?, r.get(1)?)))?
-                    .collect::<Result<Vec<(String, u32)>, _>>()?
-            } else {
-                Vec::new()
-            };
-            let mut slot_counts = HashMap::with_capacity(slots.len());
-            for &slot in slots.iter().filter(|_| described) {
-                if let Some(count) = get_slot
-                    .query_row(params![link.node.id, slot], |r| r.get::<_, u32>(0))
-                    .optional()?
-                {
-                    slot_counts.insert(slot.to_string(), count);
+            let mut memory_top = Vec::new();
+            let mut memory_counts = HashMap::new();
+            if let (Some(read), Some(unlisted), true) = (memory, &unlisted, described) {
+                memory_top = get_top
+                    .query_map(params![link.node.id, unlisted, read.top as i64], |r| {
+                        Ok((r.get(0)?, r.get(1)?))
+                    })?
+                    .collect::<Result<Vec<(String, u32)>, _>>()?;
+                memory_counts.reserve(read.counted.len());
+                for &key in read.counted {
+                    if let Some(count) = get_count
+                        .query_row(params![link.node.id, key], |r| r.get::<_, u32>(0))
+                        .optional()?
+                    {
+                        memory_counts.insert(key.to_string(), count);
+                    }
                 }
             }
             nodes.push(NodeStats {
                 path: path.clone(),
                 support,
                 counts,
-                containers,
-                slots: slot_counts,
+                memory_top,
+                memory_counts,
             });
         }
         Ok(Branch { nodes })
     }
+}
+
+/// A `LIKE` pattern (with `\` as its escape character) matching the keys that start with `prefix`.
+fn like_prefix(prefix: &str) -> String {
+    let mut pattern = String::with_capacity(prefix.len() + 1);
+    for c in prefix.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
 }

@@ -28,7 +28,7 @@ impl Store {
         }
         let mut want_support: BTreeMap<i64, u32> = BTreeMap::new();
         let mut want_counts: BTreeMap<(i64, i64), u32> = BTreeMap::new();
-        let mut want_containers: BTreeMap<(i64, String), u32> = BTreeMap::new();
+        let mut want_memory: BTreeMap<(i64, String), u32> = BTreeMap::new();
         let mut stmt = self
             .conn
             .prepare("SELECT id, domain, leaf, hashes, container FROM tree_doc")?;
@@ -44,8 +44,9 @@ impl Store {
                 r.get::<_, Option<String>>(4)?,
             ))
         })? {
-            let (doc, domain, leaf, blob, container) = row?;
+            let (doc, domain, leaf, blob, memory) = row?;
             let hashes = unpack_hashes(&blob)?;
+            let memory = MemoryRecord::from_stored(memory);
             for h in &hashes {
                 docs_with
                     .entry((domain, hash_to_sql(h)))
@@ -61,10 +62,8 @@ impl Store {
                 for h in &hashes {
                     *want_counts.entry((node, hash_to_sql(h))).or_default() += 1;
                 }
-                for signature in site_signatures(container.as_deref()) {
-                    *want_containers
-                        .entry((node, signature.to_string()))
-                        .or_default() += 1;
+                for key in memory.keys() {
+                    *want_memory.entry((node, key.to_string())).or_default() += 1;
                 }
                 node = *parents.get(&node).ok_or_else(|| {
                     StoreError::Corrupt(format!("document leaf chain reaches missing node {node}"))
@@ -202,19 +201,19 @@ impl Store {
                 examples.join("; ")
             ));
         }
-        let mut stored_containers: BTreeMap<(i64, String), u32> = BTreeMap::new();
+        let mut stored_memory: BTreeMap<(i64, String), u32> = BTreeMap::new();
         let mut stmt = self
             .conn
             .prepare("SELECT node, signature, count FROM site_container")?;
         for row in stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
             let (node, signature, count): (i64, String, u32) = row?;
-            stored_containers.insert((node, signature), count);
+            stored_memory.insert((node, signature), count);
         }
-        if stored_containers != want_containers {
+        if stored_memory != want_memory {
             errors.push(format!(
-                "container counts differ from a recount ({} stored, {} expected)",
-                stored_containers.len(),
-                want_containers.len()
+                "site memory counts differ from a recount ({} stored, {} expected)",
+                stored_memory.len(),
+                want_memory.len()
             ));
         }
         Ok(errors)

@@ -18,8 +18,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{Store, StoreError, hash_to_sql, pack_hashes, unpack_hashes};
 use crate::page::BlockHash;
-use crate::urltree::{Branch, HistoryWindow, NodeStats, SLOT_PREFIX};
+use crate::urltree::{Branch, HistoryWindow, NodeStats};
 
+pub use branch::{CountsAt, MemoryRead};
 pub(crate) use check::rebuild_counters;
 use count::{count_doc, find_singles, materialize};
 use remove::{apply_window, remove_doc};
@@ -55,10 +56,9 @@ pub struct TreeDocument<'a> {
     pub url_key: &'a str,
     /// Its block hashes (made unique before counting).
     pub hashes: &'a [BlockHash],
-    /// Its site signatures, newline-separated: the DOM signature of its main content container
-    /// first (an empty line when the page-level extractor found none), then the keys of its prose
-    /// slots (see `classify::site::prose_slots`). Each is counted per node, like a block hash.
-    pub container: Option<&'a str>,
+    /// What it leaves in its site's memory (made by `classify::site::PageMemory::encode`): each
+    /// key is counted at every node of its branch, like a block hash.
+    pub memory: Option<&'a MemoryRecord>,
     /// Its time in the stream, unix seconds (the history window's clock).
     pub added: i64,
 }
@@ -76,18 +76,52 @@ pub struct TreeNodeInfo {
     pub support: u32,
 }
 
-/// The site signatures a document stored (its `container` column): newline-separated, the main
-/// container's first (absent when the page had none), then its prose slots (`slot:` prefix).
-fn site_signatures(stored: Option<&str>) -> impl Iterator<Item = &str> {
-    stored
-        .unwrap_or_default()
-        .split('\n')
-        .filter(|s| !s.is_empty())
+/// What a document leaves in its site's memory, as the store keeps it (`tree_doc.container`):
+/// keys, one per line, each counted at every node of the document's branch (`site_container`)
+/// and uncounted exactly when the document leaves. What a key means (a container's DOM signature,
+/// a prose slot) is the engine's business (`classify::site::PageMemory`): the store keeps the text
+/// and the counts. An empty line counts nothing; it keeps a key's place for a page that has none.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemoryRecord(String);
+
+impl MemoryRecord {
+    /// The record of `keys`, in order. A key is kept as given: one holding a line break would be
+    /// counted as two keys, so the engine makes none.
+    pub fn from_keys<'a>(keys: impl IntoIterator<Item = &'a str>) -> MemoryRecord {
+        let mut text = String::new();
+        for (i, key) in keys.into_iter().enumerate() {
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(key);
+        }
+        MemoryRecord(text)
+    }
+
+    /// A record as the database holds it.
+    pub(crate) fn from_stored(text: Option<String>) -> MemoryRecord {
+        MemoryRecord(text.unwrap_or_default())
+    }
+
+    /// Every entry in order, the empty ones (places kept) included.
+    pub fn entries(&self) -> impl Iterator<Item = &str> {
+        self.0.split('\n')
+    }
+
+    /// The keys counted: the entries that are not empty.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.entries().filter(|k| !k.is_empty())
+    }
+
+    /// The text stored.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
 impl Store {
-    /// Inserts a document into its domain's tree, counting its unique hashes and its container
-    /// signature at every node of its branch. A document whose URL key is already in the domain is
+    /// Inserts a document into its domain's tree, counting its unique hashes and its memory's
+    /// keys at every node of its branch. A document whose URL key is already in the domain is
     /// not counted again. Then the domain's history window is applied, in the same transaction.
     pub fn tree_insert(
         &mut self,
@@ -98,7 +132,7 @@ impl Store {
             branch,
             url_key,
             hashes,
-            container,
+            memory,
             added,
         } = *doc;
         if branch.is_empty() {
@@ -178,14 +212,14 @@ impl Store {
                 url_key,
                 added,
                 pack_hashes(&unique),
-                container
+                memory.map(MemoryRecord::as_str)
             ])?;
             let doc = tx.last_insert_rowid();
             let mut unique_sql: Vec<i64> = unique.iter().map(hash_to_sql).collect();
             unique_sql.sort_unstable();
             count_doc(tx, doc, &nodes, &own, &unique_sql)?;
-            // The branch's supports, which nodes keep rows, and the site signatures at every node:
-            // three statements for the whole branch (a statement per node and signature was a
+            // The branch's supports, which nodes keep rows, and the memory's keys at every node:
+            // three statements for the whole branch (a statement per node and key was a
             // few dozen per page).
             let ids = |keep: bool| {
                 let ids: Vec<i64> = nodes
@@ -203,7 +237,9 @@ impl Store {
             bump_nodes.execute(params![ids(true), true])?;
             bump_nodes.execute(params![ids(false), false])?;
             let signatures: Array = Rc::new(
-                site_signatures(container)
+                memory
+                    .into_iter()
+                    .flat_map(MemoryRecord::keys)
                     .map(|s| Value::Text(s.to_string()))
                     .collect(),
             );
@@ -238,6 +274,17 @@ impl Store {
             .prepare_cached("SELECT id FROM tree_doc WHERE domain = ?1 AND url_key = ?2")?
             .query_row(params![domain, url_key], |r| r.get(0))
             .optional()?)
+    }
+
+    /// What a document left in its site's memory when it was inserted (empty when nothing, `None`
+    /// when the document is not in the tree).
+    pub fn tree_doc_memory(&self, doc: DocId) -> Result<Option<MemoryRecord>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT container FROM tree_doc WHERE id = ?1")?
+            .query_row([doc], |r| r.get::<_, Option<String>>(0))
+            .optional()?
+            .map(MemoryRecord::from_stored))
     }
 
     /// Every node of a domain's tree (the domain node first, then breadth first), for display.

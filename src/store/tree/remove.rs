@@ -11,9 +11,10 @@ pub(super) fn remove_doc(tx: &Connection, doc: DocId) -> Result<bool, StoreError
         .prepare_cached("SELECT domain, leaf, hashes, container FROM tree_doc WHERE id = ?1")?
         .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
         .optional()?;
-    let Some((domain, leaf, blob, container)) = row else {
+    let Some((domain, leaf, blob, memory)) = row else {
         return Ok(false);
     };
+    let memory = MemoryRecord::from_stored(memory);
     let hashes = unpack_hashes(&blob)?;
     // The branch, leaf first, as it is before the removal.
     let chain = read_chain(tx, leaf)?;
@@ -66,7 +67,7 @@ pub(super) fn remove_doc(tx: &Connection, doc: DocId) -> Result<bool, StoreError
                 uncount_in(tx, node.id, &counted)?;
             }
         }
-        for signature in site_signatures(container.as_deref()) {
+        for signature in memory.keys() {
             let count: Option<i64> = decrement_container
                 .query_row(params![node.id, signature], |r| r.get(0))
                 .optional()?;

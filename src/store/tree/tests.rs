@@ -11,7 +11,7 @@ fn branch(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|s| s.to_string()).collect()
 }
 
-/// Inserts without a container signature (most tests are about block counters).
+/// Inserts without a memory record (most tests are about block counters).
 trait InsertPlain {
     fn insert_plain(
         &mut self,
@@ -37,7 +37,7 @@ impl InsertPlain for Store {
                 branch,
                 url_key,
                 hashes,
-                container: None,
+                memory: None,
                 added,
             },
             window,
@@ -187,13 +187,14 @@ fn any_sequence_of_inserts_and_removes_equals_a_rebuild() {
                     NO_WINDOW
                 };
                 let container = ["div#main", "article.story", ""][rng.next(3) as usize];
+                let memory = (!container.is_empty()).then(|| MemoryRecord::from_keys([container]));
                 let outcome = store
                     .tree_insert(
                         &TreeDocument {
                             branch: &b,
                             url_key: &key,
                             hashes: &hashes,
-                            container: (!container.is_empty()).then_some(container),
+                            memory: memory.as_ref(),
                             added: step,
                         },
                         &window,
@@ -353,12 +354,12 @@ fn branches_read_back_equal_a_brute_force_recount() {
                 // Counts read at one node only: the same counts there, none elsewhere.
                 for min_support in [0, 1, 2, 4] {
                     let one = store
-                        .tree_branch_counted_at(*doc, &probe, min_support)
+                        .tree_branch_read(*doc, &probe, CountsAt::DeepestAbove(min_support), None)
                         .unwrap();
                     let wanted = got.nodes.iter().rposition(|n| n.support > min_support);
                     for (depth, (a, full)) in one.nodes.iter().zip(&got.nodes).enumerate() {
                         assert_eq!(a.support, full.support);
-                        assert_eq!(a.containers, full.containers);
+                        assert_eq!(a.memory_top, full.memory_top);
                         if Some(depth) == wanted {
                             assert_eq!(a.counts, full.counts, "seed {seed} step {step}");
                         } else {
@@ -477,11 +478,24 @@ fn classification_on_a_stored_tree() {
     assert!(labels[1].1.unseen);
 }
 
-mod container_tests {
+mod memory_tests {
     use super::*;
 
+    /// Reads a branch with the site memory's keys under "slot:" counted for `slots`, and at most
+    /// eight of the others listed (as the site-aware rule reads it).
+    fn read(store: &Store, doc: DocId, slots: &[&str]) -> Branch {
+        let read = MemoryRead {
+            counted: slots,
+            top: 8,
+            unlisted_prefix: "slot:",
+        };
+        store
+            .tree_branch_read(doc, &[], CountsAt::Every, Some(&read))
+            .unwrap()
+    }
+
     #[test]
-    fn container_signatures_are_counted_along_the_branch_and_leave_exactly() {
+    fn memory_keys_are_counted_along_the_branch_and_leave_exactly() {
         let mut store = Store::open_in_memory().unwrap();
         let window = HistoryWindow::default();
         let mut docs = Vec::new();
@@ -494,6 +508,7 @@ mod container_tests {
                 .map(|s| s.to_string())
                 .collect();
             let key = format!("k{i}");
+            let memory = MemoryRecord::from_keys([*sig]);
             docs.push(
                 store
                     .tree_insert(
@@ -501,7 +516,7 @@ mod container_tests {
                             branch: &branch,
                             url_key: &key,
                             hashes: &[],
-                            container: Some(sig),
+                            memory: Some(&memory),
                             added: i as i64,
                         },
                         &window,
@@ -510,41 +525,53 @@ mod container_tests {
                     .doc(),
             );
         }
-        let branch = store.tree_branch(docs[3], &[]).unwrap();
+        let branch = read(&store, docs[3], &[]);
         assert_eq!(
-            branch.nodes[2].containers,
+            branch.nodes[2].memory_top,
             vec![
                 ("div#story".to_string(), 3),
                 ("article.post".to_string(), 1)
             ]
         );
         assert_eq!(
-            branch.nodes[3].containers,
+            branch.nodes[3].memory_top,
             vec![("article.post".to_string(), 1)]
         );
+        // Read without the memory, a branch has its outline only.
+        assert!(
+            store.tree_branch(docs[3], &[]).unwrap().nodes[2]
+                .memory_top
+                .is_empty()
+        );
+        assert_eq!(
+            store.tree_doc_memory(docs[3]).unwrap(),
+            Some(MemoryRecord::from_keys(["article.post"]))
+        );
         store.tree_remove(docs[0]).unwrap();
-        let branch = store.tree_branch(docs[3], &[]).unwrap();
-        assert_eq!(branch.nodes[0].containers[0], ("div#story".to_string(), 2));
+        let branch = read(&store, docs[3], &[]);
+        assert_eq!(branch.nodes[0].memory_top[0], ("div#story".to_string(), 2));
         assert!(store.tree_consistency_errors().unwrap().is_empty());
+        assert_eq!(store.tree_doc_memory(docs[0]).unwrap(), None);
     }
 
     #[test]
-    fn prose_slots_are_counted_apart_from_containers_and_leave_exactly() {
+    fn keys_under_the_unlisted_prefix_are_counted_apart_and_leave_exactly() {
         let mut store = Store::open_in_memory().unwrap();
         let window = HistoryWindow::default();
         let stored = [
-            "div#story\nslot:aa\nslot:bb",
-            "div#story\nslot:aa",
-            "\nslot:aa",
-            "div#story",
+            vec!["div#story", "slot:aa", "slot:bb"],
+            vec!["div#story", "slot:aa"],
+            vec!["", "slot:aa"],
+            vec!["div#story"],
         ];
         let mut docs = Vec::new();
-        for (i, signatures) in stored.iter().enumerate() {
+        for (i, keys) in stored.iter().enumerate() {
             let branch: Vec<String> = ["ex.com", "www.ex.com", &format!("a{i}")]
                 .iter()
                 .map(|s| s.to_string())
                 .collect();
             let key = format!("k{i}");
+            let memory = MemoryRecord::from_keys(keys.iter().copied());
             docs.push(
                 store
                     .tree_insert(
@@ -552,7 +579,7 @@ mod container_tests {
                             branch: &branch,
                             url_key: &key,
                             hashes: &[],
-                            container: Some(signatures),
+                            memory: Some(&memory),
                             added: i as i64,
                         },
                         &window,
@@ -561,26 +588,63 @@ mod container_tests {
                     .doc(),
             );
         }
-        // The first document asks for its own slots; containers never list a slot.
-        let branch = store.tree_branch(docs[0], &[]).unwrap();
+        // The first document asks for its own slots; the listed keys never include a slot.
+        let branch = read(&store, docs[0], &["slot:aa", "slot:bb"]);
         let domain = &branch.nodes[0];
-        assert_eq!(domain.containers, vec![("div#story".to_string(), 3)]);
-        assert_eq!(domain.slots.get("slot:aa"), Some(&3));
-        assert_eq!(domain.slots.get("slot:bb"), Some(&1));
-        assert_eq!(branch.nodes[2].slots.get("slot:aa"), Some(&1));
-        // The last document has no slots, so it is told of none.
-        assert!(
-            store.tree_branch(docs[3], &[]).unwrap().nodes[0]
-                .slots
-                .is_empty()
-        );
+        assert_eq!(domain.memory_top, vec![("div#story".to_string(), 3)]);
+        assert_eq!(domain.memory_counts.get("slot:aa"), Some(&3));
+        assert_eq!(domain.memory_counts.get("slot:bb"), Some(&1));
+        assert_eq!(branch.nodes[2].memory_counts.get("slot:aa"), Some(&1));
+        // A key asked about that no document under a node had is absent there.
+        assert_eq!(branch.nodes[2].memory_counts.get("slot:zz"), None);
+        // Asked about nothing, a read counts nothing.
+        assert!(read(&store, docs[3], &[]).nodes[0].memory_counts.is_empty());
         store.tree_remove(docs[1]).unwrap();
-        let branch = store.tree_branch(docs[0], &[]).unwrap();
-        assert_eq!(branch.nodes[0].slots.get("slot:aa"), Some(&2));
+        let branch = read(&store, docs[0], &["slot:aa"]);
+        assert_eq!(branch.nodes[0].memory_counts.get("slot:aa"), Some(&2));
         assert_eq!(
-            branch.nodes[0].containers,
+            branch.nodes[0].memory_top,
             vec![("div#story".to_string(), 2)]
         );
         assert!(store.tree_consistency_errors().unwrap().is_empty());
+    }
+
+    /// A prefix holding `LIKE`'s wildcards is taken literally.
+    #[test]
+    fn the_unlisted_prefix_is_a_literal_prefix() {
+        let mut store = Store::open_in_memory().unwrap();
+        let branch: Vec<String> = vec!["ex.com".into()];
+        let memory = MemoryRecord::from_keys(["a_b:1", "axb:2", "a%:3"]);
+        let doc = store
+            .tree_insert(
+                &TreeDocument {
+                    branch: &branch,
+                    url_key: "k",
+                    hashes: &[],
+                    memory: Some(&memory),
+                    added: 0,
+                },
+                &HistoryWindow::default(),
+            )
+            .unwrap()
+            .doc();
+        let listed = |prefix: &str| -> Vec<String> {
+            let read = MemoryRead {
+                counted: &[],
+                top: 8,
+                unlisted_prefix: prefix,
+            };
+            let branch = store
+                .tree_branch_read(doc, &[], CountsAt::Every, Some(&read))
+                .unwrap();
+            branch.nodes[0]
+                .memory_top
+                .iter()
+                .map(|(k, _)| k.clone())
+                .collect()
+        };
+        assert_eq!(listed("a_"), ["a%:3", "axb:2"]);
+        assert_eq!(listed("a%"), ["a_b:1", "axb:2"]);
+        assert_eq!(listed(""), Vec::<String>::new());
     }
 }
