@@ -76,7 +76,8 @@ pub struct NewArticle<'a> {
     pub url_key: &'a str,
     /// The document in the tree.
     pub tree_doc: Option<i64>,
-    /// Blocks with labels, encoded by [`PageBytes::encode_blocks`].
+    /// The article's record (its blocks with their labels), as the engine encoded it
+    /// (`classify::labelled::encode`); kept as it is.
     pub blocks: &'a PageBytes,
     /// The clean text (for search).
     pub text: &'a str,
@@ -503,7 +504,7 @@ mod retry_tests {
             .feed_add("http://ex.test/feed", None, None, 0)
             .unwrap();
         let raw = PageBytes::compress(b"<p>page</p>").unwrap();
-        let blocks = super::super::pages::encode_blocks(&[]);
+        let blocks = PageBytes::kept(Vec::new());
         let item = |link| NewItem {
             link,
             title: "A title",

@@ -33,7 +33,7 @@ pub use entries::EntryRef;
 pub use feeds::{FeedId, FeedInfo};
 pub use images::{NewImage, StoredImage};
 pub use items::{ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewItem, Stored};
-pub use pages::{NewBlock, StoredPage};
+pub use pages::StoredPage;
 pub use pins::{Pin, PinVerdict};
 pub use search::SearchHit;
 pub use tree::{CountsAt, DocId, MemoryRead, MemoryRecord, TreeDocument, TreeInsert, TreeNodeInfo};
