@@ -2,7 +2,7 @@
 //! The reader, `pith extract` and `pith eval` all call this, so what is measured is what is shown.
 
 use crate::classify::article::{self, ArticleExtraction};
-use crate::classify::{self, Label, Method, signature, site};
+use crate::classify::{self, Label, Method, site};
 use crate::page::{self, Page};
 use crate::store::{DocId, Store, StoreError, TreeDocument, TreeInsert};
 use crate::urlkey::{self, QueryRules, UrlKey, UrlKeyError};
@@ -98,25 +98,16 @@ impl Engine {
             key,
             ..
         } = &*opened;
-        let mut site_signatures = page_level
-            .containers
-            .first()
-            .and_then(|&node| signature::signature(&page.dom, node))
-            .unwrap_or_default();
-        for slot in site::prose_slots(page, page_level) {
-            site_signatures.push('\n');
-            site_signatures.push_str(&slot);
-        }
-        let container = (!site_signatures.is_empty()).then_some(site_signatures);
         let (tree_doc, duplicate) = match key {
             Some(key) => {
+                let memory = site::PageMemory::of_page(page, page_level).encode();
                 let hashes: Vec<_> = page.blocks.iter().map(|b| b.hash).collect();
                 let branch = key.branch();
                 let tree_doc = TreeDocument {
                     branch: &branch,
                     url_key: &key.key,
                     hashes: &hashes,
-                    container: container.as_deref(),
+                    memory: memory.as_ref(),
                     added: time,
                 };
                 match store.tree_insert(&tree_doc, &self.window)? {
@@ -155,8 +146,10 @@ impl Engine {
         })
     }
 
-    /// The branch statistics an ingested document is classified with, read from the tree now (so a
-    /// page classified again later sees what the site's tree knows then).
+    /// The branch statistics an ingested document's blocks are counted with, read from the tree
+    /// now (so a page classified again later sees what the site's tree knows then): every node's
+    /// support and the counts of every block. What the site-aware rule reads of the site's memory
+    /// is `site`'s to read ([`site::read_branch`]).
     pub fn branch(
         &self,
         store: &Store,
@@ -171,41 +164,6 @@ impl Engine {
         Ok((!branch.nodes.is_empty()).then_some(branch))
     }
 
-    /// The site-aware default, reading from the tree the counts of only the blocks the rule asks
-    /// about (a page has hundreds of blocks, its article a few dozen): those of the page-level
-    /// article first, and again only when the site's agreed article differs from it.
-    fn classify_site(
-        &self,
-        store: &Store,
-        ingested: &Ingested,
-    ) -> Result<Vec<Label>, ExtractError> {
-        let (page, page_level) = (&ingested.page, &ingested.page_level);
-        let Some(doc) = ingested.doc else {
-            return Ok(site::classify(page, None, page_level));
-        };
-        let branch = store.tree_branch_counted_at(
-            doc,
-            &site::hashes_needed(page, page_level),
-            site::MIN_SUPPORT,
-        )?;
-        if branch.nodes.is_empty() {
-            // The document has left the tree (history window).
-            return Ok(site::classify(page, None, page_level));
-        }
-        let Some(draft) = site::draft(page, &branch, page_level) else {
-            return Ok(page_level.labels.clone());
-        };
-        if draft.is_page_level() {
-            return Ok(site::finish(page, &branch, draft));
-        }
-        let branch = store.tree_branch_counted_at(
-            doc,
-            &site::hashes_needed(page, draft.article()),
-            site::MIN_SUPPORT,
-        )?;
-        Ok(site::finish(page, &branch, draft))
-    }
-
     /// Labels an ingested document's blocks with `method`, reading its branch from the tree, and
     /// applies the user's pins for its site (they override every method).
     pub fn classify(
@@ -215,7 +173,9 @@ impl Engine {
         method: Method,
     ) -> Result<Vec<Label>, ExtractError> {
         let mut labels = match method {
-            Method::Site => self.classify_site(store, ingested)?,
+            Method::Site => {
+                site::classify_in_tree(store, &ingested.page, &ingested.page_level, ingested.doc)?
+            }
             _ => {
                 let branch = if method.uses_tree() {
                     self.branch(store, ingested)?

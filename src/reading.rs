@@ -1,13 +1,16 @@
 //! Opening an article: an item's stored page classified again with what its site's tree knows now,
 //! with everything a reader or an inspector shows about each block. `pith read` and the window both
 //! call [`open_article`], so the command line and the window always agree on what is content.
+//! Once retention has dropped an item's page, the article is read from its record instead (the
+//! blocks with the labels they got when the page arrived, `classify::labelled`).
 
-use crate::classify::{Label, Method, site};
+use crate::classify::labelled::{BlockDetails, LabelledBlock};
+use crate::classify::{Label, Method, Reason, site};
 use crate::extract::{Document, Engine, ExtractError};
 use crate::feeds;
-use crate::page::{BlockHash, BlockKind, ImageInfo};
+use crate::page::{self, BlockHash, BlockKind, ImageInfo};
 use crate::store::{ItemId, ItemInfo, Store, StoreError, StoredImage};
-use crate::urltree::Branch;
+use crate::urltree::{Branch, Verdict};
 
 /// Whether the page's headline `headline` says what the feed's title `title` says, so that a
 /// reader shows it once: the same words (case, punctuation and spacing aside), or the title is
@@ -168,8 +171,9 @@ pub enum ReadError {
 }
 
 /// Opens item `id`: its stored page parsed again and classified with `Method::default_method()`
-/// and what the site's tree knows now (labels are never frozen when a page arrives). Reads only
-/// the database; `None` when there is no such item. Does not mark it read.
+/// and what the site's tree knows now (labels are never frozen when a page arrives). Without the
+/// page (retention dropped it), the article is built from its record ([`article_from_record`]).
+/// Reads only the database; `None` when there is no such item. Does not mark it read.
 pub fn open_article(
     store: &Store,
     engine: &Engine,
@@ -180,6 +184,10 @@ pub fn open_article(
     };
     let method = Method::default_method();
     let Some(page) = store.item_page(id)? else {
+        let record = store.item_blocks(id)?;
+        if !record.is_empty() {
+            return Ok(Some(article_from_record(store, item, record)?));
+        }
         let summary = item
             .summary
             .as_deref()
@@ -269,8 +277,130 @@ pub fn open_article(
     }))
 }
 
-/// The list marker of every block of `page` (see [`ListMarker`]), in block order.
-fn list_markers(page: &crate::page::Page) -> Vec<Option<ListMarker>> {
+/// Builds `item`'s article from its record (`record`, its blocks as [`Store::item_blocks`] reads
+/// them), for an item whose page is no longer stored: the page cannot be classified again, so each
+/// block keeps the label it got when the page arrived ([`Reason::Recorded`]), with the site's pins
+/// applied over it as they are over a classification; the counts come from the site's tree as it
+/// is now. What the reader shows is what it showed of the page: the same blocks, kinds, texts,
+/// images, list marks and links. Two things are not recoverable: the links of blocks that were
+/// boilerplate when the page arrived (only content keeps them), and, under a pin, which verdict
+/// the method gave a block that was already pinned then. Records of the older forms know no
+/// hashes' inputs beyond the text, no element paths, word counts, descriptions, list numbers or
+/// links: such blocks get their hash from their text (or image), list items a bullet, the rest
+/// nothing.
+pub fn article_from_record(
+    store: &Store,
+    item: ItemInfo,
+    record: Vec<LabelledBlock>,
+) -> Result<Article, ReadError> {
+    let method = Method::default_method();
+    let pins = match &item.domain {
+        Some(domain) => store.pin_verdicts(domain)?,
+        None => Default::default(),
+    };
+    let blocks: Vec<(LabelledBlock, BlockKind, BlockDetails)> = record
+        .into_iter()
+        .map(|mut b| {
+            let kind = b.block_kind();
+            let details = b.details.take().unwrap_or_else(|| details_of_old(&b, kind));
+            (b, kind, details)
+        })
+        .collect();
+    let hashes: Vec<BlockHash> = blocks.iter().map(|(_, _, d)| d.hash).collect();
+    let tree_doc = match (&item.domain, &item.url_key) {
+        (Some(domain), Some(key)) => store.tree_find(domain, key)?,
+        _ => None,
+    };
+    let branch = match tree_doc {
+        Some(doc) => Some(store.tree_branch(doc, &hashes)?).filter(|b| !b.nodes.is_empty()),
+        None => None,
+    };
+    let deciding_node = branch
+        .as_ref()
+        .and_then(|b| b.nodes.iter().rposition(|n| n.support > site::MIN_SUPPORT));
+    let recorded = |content: bool, why: String| Label {
+        verdict: if content {
+            Verdict::Content
+        } else {
+            Verdict::Boilerplate
+        },
+        reason: Reason::Recorded { why },
+    };
+    let blocks = blocks
+        .into_iter()
+        .map(|(b, kind, d)| {
+            let label = recorded(b.content, b.reason);
+            let page_level = match d.page_level {
+                Some((content, why)) => recorded(content, why),
+                None => label.clone(),
+            };
+            let label = match pins.get(&d.hash) {
+                Some(&verdict) => Label {
+                    verdict,
+                    reason: Reason::Pinned { was: label.verdict },
+                },
+                None => label,
+            };
+            let count = match (&branch, deciding_node) {
+                (Some(br), Some(n)) => br.nodes[n].count(&d.hash),
+                _ => 0,
+            };
+            let domain_count = branch
+                .as_ref()
+                .and_then(|br| br.nodes.first())
+                .map_or(0, |n| n.count(&d.hash));
+            ArticleBlock {
+                position: b.position,
+                text: b.text,
+                kind,
+                tag_path: d.tag_path,
+                words: d.words,
+                link_words: d.link_words,
+                hash: d.hash,
+                image: b.image.map(|src| ImageInfo { src, alt: d.alt }),
+                links: d.links,
+                label,
+                page_level,
+                count,
+                domain_count,
+                list_marker: d.list_marker,
+            }
+        })
+        .collect();
+    Ok(Article {
+        domain: item.domain.clone(),
+        images: store.item_images(item.id)?,
+        item,
+        blocks,
+        summary: None,
+        branch,
+        deciding_node,
+        method,
+    })
+}
+
+/// What can be said of a block of an older record, which keeps its label, kind, text and image
+/// only.
+fn details_of_old(block: &LabelledBlock, kind: BlockKind) -> BlockDetails {
+    let hash = match (&block.image, kind) {
+        (Some(src), BlockKind::Image) => page::hash_image(src),
+        _ => page::hash_text(&block.text),
+    };
+    BlockDetails {
+        hash,
+        tag_path: String::new(),
+        words: 0,
+        link_words: 0,
+        alt: String::new(),
+        list_marker: (kind == BlockKind::ListItem).then_some(ListMarker::Bullet),
+        links: Vec::new(),
+        page_level: None,
+    }
+}
+
+/// The list marker of every block of `page` (see [`ListMarker`]), in block order. Also what an
+/// article's record keeps (`classify::labelled`), so that both ways of reading agree.
+pub(crate) fn list_markers(page: &crate::page::Page) -> Vec<Option<ListMarker>> {
     use html5ever::local_name;
     use std::collections::{HashMap, HashSet};
     let dom = &page.dom;
@@ -343,8 +473,9 @@ fn list_markers(page: &crate::page::Page) -> Vec<Option<ListMarker>> {
 }
 
 /// The links of a block: every `<a href>` under its element whose text is found, in order, in the
-/// block's text, with a target [`crate::safety::openable_link`] allows.
-fn block_links(
+/// block's text, with a target [`crate::safety::openable_link`] allows. Also what an article's
+/// record keeps.
+pub(crate) fn block_links(
     page: &crate::page::Page,
     block: &crate::page::Block,
     base: Option<&url::Url>,
@@ -460,5 +591,189 @@ mod tests {
                 ("term", Some(ListMarker::Bullet)),
             ]
         );
+    }
+
+    /// A page of a small news site: navigation, an article with a linked paragraph, a numbered
+    /// list and a described image, a footer.
+    fn site_page(n: usize) -> (String, String, String) {
+        let url = format!("https://www.harbour-news.example/port/story-{n}");
+        let title = format!("Harbour story {n}");
+        let names = [
+            "Alder", "Birch", "Cedar", "Dogwood", "Elm", "Fir", "Ginkgo", "Hazel",
+        ];
+        let name = names[n % names.len()];
+        let html = format!(
+            r#"<html><head><title>{title}</title></head><body>
+<div id="top"><a href="/">Home</a> <a href="/port">Port</a> <a href="/sport">Sport</a></div>
+<div id="main"><article class="story">
+<h1>{title}</h1>
+<p>The ferry from {name} Quay came in before noon with a full load, the harbour master told
+<a href="/people/master">our reporter</a>, and the <a href="https://port.example/notice">notice</a>
+said the quay would stay open all winter for {name} boats.</p>
+<img src="/img/{name}.jpg" alt="The {name} quay at dawn">
+<ol start="2"><li>The {name} crane lifts twice what the old one did, the crew said.</li>
+<li>The {name} nets are mended in the shed by the slipway every Friday.</li></ol>
+<p>Fishermen from {name} said they had waited three winters for the repairs to end.</p>
+</article></div>
+<div id="footer">Harbour News, all rights reserved. Printed on the quay.</div></body></html>"#
+        );
+        (url, title, html)
+    }
+
+    /// What a reader or an inspector shows of an article: everything, the reasons as printed (a
+    /// reason read from a record is its printed form), links for content blocks only (no view
+    /// draws a boilerplate block's links, and a record does not keep them).
+    fn shown(article: &Article) -> Vec<String> {
+        let mut out = vec![format!(
+            "{:?} {:?} {:?} {:?} {:?} {}",
+            article.item,
+            article.summary,
+            article.domain,
+            article.deciding_node,
+            article.images,
+            article.method
+        )];
+        out.extend(article.blocks.iter().map(|b| {
+            format!(
+                "{} {:?} {:?} {} {} {} {} {:?} {:?} {:?} {} {:?} {} {} {} {:?}",
+                b.position,
+                b.kind,
+                b.text,
+                b.tag_path,
+                b.words,
+                b.link_words,
+                b.hash.to_hex(),
+                b.image,
+                b.is_content().then_some(&b.links),
+                b.label.verdict,
+                b.label.reason,
+                b.page_level.verdict,
+                b.page_level.reason,
+                b.count,
+                b.domain_count,
+                b.list_marker
+            )
+        }));
+        out
+    }
+
+    /// Once retention drops an item's raw page, its article is read from its record, and reads
+    /// as it did from the page: same blocks, labels (the tree has not moved since the page
+    /// arrived), reasons, list numbers, links, images, counts and pins.
+    #[test]
+    fn an_article_whose_page_was_dropped_reads_from_its_record_as_from_the_page() {
+        use crate::classify::{content_text, labelled};
+        use crate::store::{EntryRef, NewArticle, NewItem, PageBytes, PinVerdict};
+
+        let engine = Engine::default();
+        let mut store = Store::open_in_memory().unwrap();
+        let (feed, _) = store
+            .feed_add("https://www.harbour-news.example/feed", None, None, 0)
+            .unwrap();
+        // Seven pages, so that the site's tree speaks for it (a node with more than five).
+        let mut last = 0;
+        for n in 0..7 {
+            let (url, title, html) = site_page(n);
+            let doc = Document {
+                bytes: html.as_bytes(),
+                declared_charset: None,
+                url: Some(&url),
+                title: Some(&title),
+                time: n as i64 * 3600,
+                entry_text: None,
+            };
+            // As a refresh stores an article.
+            let ingested = engine.ingest(&mut store, &doc).unwrap();
+            let labels = engine
+                .classify(&store, &ingested, Method::default_method())
+                .unwrap();
+            let page_level = Some(ingested.page_level.labels.as_slice());
+            let record = labelled::encode(&ingested.page, Some(&url), &labels, page_level);
+            let key = ingested.key.as_ref().unwrap();
+            last = store
+                .item_store(
+                    &EntryRef {
+                        feed,
+                        identity: &url,
+                    },
+                    &NewItem {
+                        link: &url,
+                        title: &title,
+                        summary: None,
+                        published: None,
+                        added: n as i64 * 3600,
+                    },
+                    &NewArticle {
+                        url: &url,
+                        declared_charset: None,
+                        raw: &PageBytes::compress(html.as_bytes()).unwrap(),
+                        domain: &key.domain,
+                        url_key: &key.key,
+                        tree_doc: ingested.doc,
+                        blocks: &record,
+                        text: &content_text(&ingested.page, &labels),
+                        images: &[],
+                        known_images: &[],
+                    },
+                )
+                .unwrap()
+                .id();
+        }
+        let from_page = open_article(&store, &engine, last).unwrap().unwrap();
+        // A pin made since the page arrived holds on both readings.
+        let footer = from_page
+            .blocks
+            .iter()
+            .find(|b| b.text.starts_with("Harbour News"))
+            .unwrap();
+        assert!(!footer.is_content());
+        store
+            .pin_add(
+                "harbour-news.example",
+                footer.hash,
+                PinVerdict::Content,
+                &footer.text,
+                9,
+            )
+            .unwrap();
+        let from_page = open_article(&store, &engine, last).unwrap().unwrap();
+        // The page shows everything the record must keep.
+        assert!(from_page.deciding_node.is_some());
+        let content: Vec<&ArticleBlock> = from_page.content().collect();
+        assert!(content.iter().any(|b| b.links.len() == 2), "{content:#?}");
+        assert!(
+            content
+                .iter()
+                .any(|b| b.list_marker == Some(ListMarker::Number(3)))
+        );
+        assert!(
+            content
+                .iter()
+                .any(|b| b.image.as_ref().is_some_and(|i| !i.alt.is_empty()))
+        );
+        assert!(from_page.blocks.iter().any(|b| !b.is_content()));
+        assert!(from_page.blocks.iter().any(|b| b.count > 1));
+        assert!(matches!(
+            from_page
+                .blocks
+                .iter()
+                .find(|b| b.hash == footer.hash)
+                .unwrap()
+                .label
+                .reason,
+            Reason::Pinned { .. }
+        ));
+
+        assert!(store.page_drop(last).unwrap());
+        assert!(store.item_page(last).unwrap().is_none());
+        let from_record = open_article(&store, &engine, last).unwrap().unwrap();
+        assert!(
+            from_record
+                .blocks
+                .iter()
+                .any(|b| matches!(b.label.reason, Reason::Recorded { .. }))
+        );
+        assert_eq!(from_record.branch, from_page.branch);
+        assert_eq!(shown(&from_record), shown(&from_page));
     }
 }

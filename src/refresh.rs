@@ -1003,7 +1003,8 @@ fn classify_and_store(
     };
     let labels = engine.classify(&*shared.db()?, &ingested, Method::default_method())?;
     let text = classify::content_text(&ingested.page, &labels);
-    let blocks = PageBytes::encode_labelled(&ingested.page, &labels);
+    let page_level = Some(ingested.page_level.labels.as_slice());
+    let blocks = classify::labelled::encode(&ingested.page, Some(&page.url), &labels, page_level);
     let mut known_images = Vec::new();
     let mut to_fetch = Vec::new();
     if shared.options.images {

@@ -188,17 +188,15 @@ pub struct NodeStats {
     pub support: u32,
     /// `c(b)` for the hashes asked about; a hash absent here has count 0.
     pub counts: HashMap<BlockHash, u32>,
-    /// The main-content container signatures of the documents under this node, most frequent first
-    /// (at most eight), with how many documents had each.
-    pub containers: Vec<(String, u32)>,
-    /// For the prose slots of the document being classified (keys with [`SLOT_PREFIX`]), how many
-    /// documents under this node had page-specific prose in the same slot.
-    pub slots: HashMap<String, u32>,
+    /// The site's memory here, as a read asked for it (`store::MemoryRead`): its most counted
+    /// keys, with how many documents under this node had each. What the keys mean is
+    /// `classify::site`'s (the site-aware rule lists its container signatures here).
+    pub memory_top: Vec<(String, u32)>,
+    /// The counts here of the memory keys a read asked about (the site-aware rule asks for the
+    /// prose slots of the document it classifies); a key no document under this node had is
+    /// absent.
+    pub memory_counts: HashMap<String, u32>,
 }
-
-/// The prefix of a prose-slot key in the site's memory (see `classify::site`), which shares the
-/// container signatures' table.
-pub const SLOT_PREFIX: &str = "slot:";
 
 impl NodeStats {
     /// `c(b)` at this node.
@@ -398,8 +396,8 @@ mod tests {
             path: path.to_string(),
             support,
             counts: counts.iter().map(|&(k, c)| (h(k), c)).collect(),
-            containers: Vec::new(),
-            slots: HashMap::new(),
+            memory_top: Vec::new(),
+            memory_counts: HashMap::new(),
         }
     }
 

@@ -159,7 +159,7 @@ fn staged(
             branch: &branch,
             url_key: &key.key,
             hashes: &hashes,
-            container: None,
+            memory: None,
             added: time,
         };
         doc = match store.tree_insert(&tree_doc, &engine.window) {

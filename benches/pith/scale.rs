@@ -36,7 +36,7 @@ fn push(engine: &Engine, store: &mut Store, generated: &Generated) -> anyhow::Re
             branch: &branch,
             url_key: &key.key,
             hashes: &hashes,
-            container: None,
+            memory: None,
             added: generated.time,
         },
         &engine.window,

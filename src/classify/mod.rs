@@ -6,6 +6,7 @@
 pub mod article;
 pub mod boilerpipe;
 pub mod domratio;
+pub mod labelled;
 pub mod signature;
 pub mod site;
 
@@ -129,6 +130,13 @@ pub enum Reason {
         /// What the method itself said, so the inspector can show what the pin changed.
         was: Verdict,
     },
+    /// Read back from the article's record ([`labelled`]) once its page was no longer kept: the
+    /// reason the block got when the page arrived, as it was printed then (the page cannot be
+    /// classified again without it).
+    Recorded {
+        /// The reason as printed.
+        why: String,
+    },
 }
 
 impl fmt::Display for Reason {
@@ -150,6 +158,7 @@ impl fmt::Display for Reason {
                 };
                 write!(f, "pinned by you for this site (the method said {was})")
             }
+            Reason::Recorded { why } => f.write_str(why),
         }
     }
 }

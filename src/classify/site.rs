@@ -20,7 +20,14 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::page::{BlockHash, BlockKind, Page};
-use crate::urltree::{Branch, NodeStats, SLOT_PREFIX};
+use crate::store::{CountsAt, DocId, Store, StoreError};
+use crate::urltree::{Branch, NodeStats};
+
+mod memory;
+
+pub use memory::{
+    LISTED_CONTAINERS, PageMemory, SLOT_PREFIX, SlotKey, containers, read_branch, slot_count,
+};
 
 /// The method's name.
 pub const NAME: &str = "pith";
@@ -88,7 +95,7 @@ pub fn agreed_container(page: &Page, branch: &Branch) -> Option<Agreement> {
         .filter(|n| n.support > MIN_SUPPORT)
     {
         let mut present: Vec<(&String, u32, NodeId)> = Vec::new();
-        for (sig, count) in &node.containers {
+        for (sig, count) in containers(node) {
             // Several elements can share a signature (repeated widgets): take the one holding
             // the most words.
             let best = *found.entry(sig.as_str()).or_insert_with(|| {
@@ -165,27 +172,14 @@ fn inside_any(page: &Page, node: NodeId, containers: &[NodeId]) -> bool {
     containers.contains(&node) || page.dom.ancestors(node).any(|a| containers.contains(&a))
 }
 
-/// The key of a block's slot in the site's memory: its element's class path (the DOM signature
-/// without ids), hashed to keep the memory small (paths run to hundreds of bytes).
-fn slot_key(page: &Page, node: NodeId) -> Option<String> {
-    use md5::{Digest, Md5};
-    let signature = signature::class_path(&page.dom, node)?;
-    let digest = Md5::digest(signature.as_bytes());
-    let mut key = String::from(SLOT_PREFIX);
-    for byte in &digest[..8] {
-        key.push_str(&format!("{byte:02x}"));
-    }
-    Some(key)
-}
-
 /// The prose blocks `labels` leave out of the article: before it (where a standfirst or the lead
 /// video's description stands; what follows an article is about other things: the author, other
 /// stories, comments), outside `containers`, sentences rather than links, and each alone in its
 /// slot on this page (a slot holding several, like a list of teasers, is not one story's text).
 /// Returns (block index, slot key), at most [`MAX_SLOTS_PER_PAGE`], in page order.
-fn prose_outside(page: &Page, labels: &[Label], containers: &[NodeId]) -> Vec<(usize, String)> {
-    let mut found: Vec<(usize, String)> = Vec::new();
-    let mut crowded: Vec<String> = Vec::new();
+fn prose_outside(page: &Page, labels: &[Label], containers: &[NodeId]) -> Vec<(usize, SlotKey)> {
+    let mut found: Vec<(usize, SlotKey)> = Vec::new();
+    let mut crowded: Vec<SlotKey> = Vec::new();
     let article_starts = page
         .blocks
         .iter()
@@ -203,7 +197,7 @@ fn prose_outside(page: &Page, labels: &[Label], containers: &[NodeId]) -> Vec<(u
         {
             continue;
         }
-        let Some(key) = slot_key(page, block.node) else {
+        let Some(key) = SlotKey::of(page, block.node) else {
             continue;
         };
         if let Some(at) = found.iter().position(|(_, k)| *k == key) {
@@ -217,22 +211,46 @@ fn prose_outside(page: &Page, labels: &[Label], containers: &[NodeId]) -> Vec<(u
     found
 }
 
-/// The prose slots of a page as pith-page saw it, for the site's memory: where this page carries
-/// text of its own outside its article container.
-pub fn prose_slots(page: &Page, page_level: &ArticleExtraction) -> Vec<String> {
-    prose_outside(page, &page_level.labels, &page_level.containers)
-        .into_iter()
-        .map(|(_, key)| key)
-        .collect()
-}
-
 /// Whether pith-page kept this block as the page's headline.
 fn is_headline(label: &Label) -> bool {
     matches!(&label.reason, Reason::Page { why, .. } if why == article::HEADLINE)
 }
 
+/// Labels `page` with the site-aware rule, reading from its site's tree (`doc`: the page's document
+/// there, `None` without a URL) only what the rule needs: the counts of the blocks it asks about (a
+/// page has hundreds of blocks, its article a few dozen), those of the page-level article first,
+/// and again only when the site's agreed article differs from it.
+pub fn classify_in_tree(
+    store: &Store,
+    page: &Page,
+    page_level: &ArticleExtraction,
+    doc: Option<DocId>,
+) -> Result<Vec<Label>, StoreError> {
+    let Some(doc) = doc else {
+        return Ok(classify(page, None, page_level));
+    };
+    let memory = memory::recorded(store, doc)?;
+    let counted_at = CountsAt::DeepestAbove(MIN_SUPPORT);
+    let needed = hashes_needed(page, page_level);
+    let branch = memory::read_with(store, doc, &needed, counted_at, &memory)?;
+    if branch.nodes.is_empty() {
+        // The document has left the tree (history window).
+        return Ok(classify(page, None, page_level));
+    }
+    let Some(draft) = draft(page, &branch, page_level) else {
+        return Ok(page_level.labels.clone());
+    };
+    if draft.is_page_level() {
+        return Ok(finish(page, &branch, draft));
+    }
+    let needed = hashes_needed(page, draft.article());
+    let branch = memory::read_with(store, doc, &needed, counted_at, &memory)?;
+    Ok(finish(page, &branch, draft))
+}
+
 /// Labels `page` with the site-aware rule. `branch` is the page's branch in its site's tree (the
-/// page already inserted), `None` without a URL; `page_level` is pith-page's result on this page.
+/// page already inserted, read with [`read_branch`] so that it holds the site's memory), `None`
+/// without a URL; `page_level` is pith-page's result on this page.
 pub fn classify(
     page: &Page,
     branch: Option<&Branch>,
@@ -313,14 +331,15 @@ pub fn finish(page: &Page, branch: &Branch, draft: Draft<'_>) -> Vec<Label> {
     let slot_count = ((SLOT_SHARE * f64::from(decider.support)).ceil() as u32).max(MIN_AGREEMENT);
     // Page-specific prose outside the article, in a slot where most of the site's pages carry
     // prose of their own (a video's caption, a standfirst): the site says it belongs to the story.
-    let site_prose: Vec<(usize, String, u32)> = prose_outside(page, &base.labels, &base.containers)
-        .into_iter()
-        .filter_map(|(i, key)| {
-            let seen = decider.slots.get(&key).copied().unwrap_or(0);
-            let new = decider.count(&page.blocks[i].hash) <= 1;
-            (seen >= slot_count && new).then_some((i, key, seen))
-        })
-        .collect();
+    let site_prose: Vec<(usize, SlotKey, u32)> =
+        prose_outside(page, &base.labels, &base.containers)
+            .into_iter()
+            .filter_map(|(i, key)| {
+                let seen = memory::slot_count(decider, &key);
+                let new = decider.count(&page.blocks[i].hash) <= 1;
+                (seen >= slot_count && new).then_some((i, key, seen))
+            })
+            .collect();
     page.blocks
         .iter()
         .zip(base.into_owned().labels)
@@ -685,7 +704,15 @@ mod tests {
         // The engine reads only the counts the rule needs; the labels are those of the rule run
         // on the whole branch.
         for page in &pages {
-            let branch = engine.branch(&store, page).unwrap();
+            let hashes: Vec<_> = page.page.blocks.iter().map(|b| b.hash).collect();
+            let branch = super::read_branch(
+                &store,
+                page.doc.unwrap(),
+                &hashes,
+                crate::store::CountsAt::Every,
+            )
+            .ok()
+            .filter(|b| !b.nodes.is_empty());
             assert_eq!(
                 engine.classify(&store, page, Method::Site).unwrap(),
                 super::classify(&page.page, branch.as_ref(), &page.page_level)

@@ -327,6 +327,18 @@ pub fn restore(db: &Path, backup: &Path) -> Result<Restored, StoreError> {
     })
 }
 
+impl Store {
+    /// `PRAGMA integrity_check`: "ok" for a sound file.
+    pub fn integrity_check(&self) -> Result<String, StoreError> {
+        let rows: Vec<String> = self
+            .conn
+            .prepare("PRAGMA integrity_check")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(rows.join("\n"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,29 +1,42 @@
 //! The one place with SQL: pith's SQLite database (schema in `schema.sql`), its upgrades, and the
-//! transactions that keep it consistent. Everything lives in one file.
+//! transactions that keep it consistent. One file per entity: feeds, entries, items, pages,
+//! images, search, pins, the URL Tree (`tree`), the window's lists (`ui`),
+//! backups (`maintenance`), and the store's own binary forms (`codecs`). The store keeps bytes and
+//! counts: what the engine's blobs mean (an article's labelled blocks, a site's memory) is decided
+//! in `classify`, and nothing here imports it.
 
 use std::path::{Path, PathBuf};
 
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, TransactionBehavior};
 
-use crate::page::BlockHash;
-
 /// The schema this build writes (SQLite `user_version`).
 pub const SCHEMA_VERSION: i64 = 3;
 
+mod codecs;
+mod entries;
 mod feeds;
+mod images;
+mod items;
 mod maintenance;
+mod pages;
 mod pins;
+mod search;
 mod tree;
 mod ui;
 
 pub use maintenance::{Restored, restore, verify_backup};
 
-pub use feeds::{
-    EntryRef, FeedId, FeedInfo, ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewBlock,
-    NewImage, NewItem, PageBytes, SearchHit, Stored, StoredImage, StoredPage,
-};
+pub use codecs::PageBytes;
+pub(crate) use codecs::{hash_to_sql, pack_hashes, unpack_hashes};
+pub use entries::EntryRef;
+pub use feeds::{FeedId, FeedInfo};
+pub use images::{NewImage, StoredImage};
+pub use items::{ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewItem, Stored};
+pub use pages::StoredPage;
 pub use pins::{Pin, PinVerdict};
+pub use search::SearchHit;
+pub use tree::{CountsAt, DocId, MemoryRead, MemoryRecord, TreeDocument, TreeInsert, TreeNodeInfo};
 pub use ui::ItemRow;
 
 const SCHEMA_SQL: &str = include_str!("../../schema.sql");
@@ -118,58 +131,6 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
 }
 
-/// The identity of a document in the URL Tree.
-pub type DocId = i64;
-
-/// The outcome of offering a document to the URL Tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TreeInsert {
-    /// A new document: its hashes were counted along its branch.
-    Inserted(DocId),
-    /// A document with the same URL key already exists in this domain; nothing was counted
-    /// (counting it twice would make its content look like boilerplate).
-    Duplicate(DocId),
-}
-
-impl TreeInsert {
-    /// The document's id, new or existing.
-    pub fn doc(self) -> DocId {
-        match self {
-            TreeInsert::Inserted(id) | TreeInsert::Duplicate(id) => id,
-        }
-    }
-}
-
-/// A document offered to the URL Tree.
-#[derive(Debug, Clone, Copy)]
-pub struct TreeDocument<'a> {
-    /// The URL key's branch, registrable domain first (see [`crate::urlkey::UrlKey::branch`]).
-    pub branch: &'a [String],
-    /// The URL key: a second document with the same key in the domain is not counted again.
-    pub url_key: &'a str,
-    /// Its block hashes (made unique before counting).
-    pub hashes: &'a [BlockHash],
-    /// Its site signatures, newline-separated: the DOM signature of its main content container
-    /// first (an empty line when the page-level extractor found none), then the keys of its prose
-    /// slots (see `classify::site::prose_slots`). Each is counted per node, like a block hash.
-    pub container: Option<&'a str>,
-    /// Its time in the stream, unix seconds (the history window's clock).
-    pub added: i64,
-}
-
-/// One node of a site's tree, for display and checks.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TreeNodeInfo {
-    /// Row id of the node.
-    pub id: i64,
-    /// Parent node id, 0 for a domain node.
-    pub parent: i64,
-    /// The URL-key segment.
-    pub segment: String,
-    /// `n_s`.
-    pub support: u32,
-}
-
 /// An open pith database.
 pub struct Store {
     conn: Connection,
@@ -177,31 +138,6 @@ pub struct Store {
     batching: bool,
     /// The open batch's transaction, between a batch's first write and its commit.
     open_batch: Option<OpenBatch>,
-}
-
-pub(crate) fn hash_to_sql(hash: &BlockHash) -> i64 {
-    i64::from_be_bytes(hash.0)
-}
-
-pub(crate) fn pack_hashes(hashes: &[BlockHash]) -> Vec<u8> {
-    hashes.iter().flat_map(|h| h.0).collect()
-}
-
-pub(crate) fn unpack_hashes(blob: &[u8]) -> Result<Vec<BlockHash>, StoreError> {
-    if !blob.len().is_multiple_of(8) {
-        return Err(StoreError::Corrupt(format!(
-            "a document's hash set has {} bytes, not a multiple of 8",
-            blob.len()
-        )));
-    }
-    Ok(blob
-        .chunks_exact(8)
-        .map(|c| {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(c);
-            BlockHash(b)
-        })
-        .collect())
 }
 
 impl Store {
@@ -258,7 +194,7 @@ impl Store {
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         // `rarray(?)`: the URL Tree binds a document's hashes as one array.
         rusqlite::vtab::array::load_module(&conn)?;
-        // The queue of full-text rows written with the transaction's commit (`feeds::insert_fts`),
+        // The queue of full-text rows written with the transaction's commit (`search::insert_fts`),
         // kept in memory (a batch's article texts) rather than in a temporary file.
         conn.pragma_update(None, "temp_store", "MEMORY")?;
         conn.execute_batch(
@@ -272,6 +208,18 @@ impl Store {
         };
         store.migrate()?;
         Ok(store)
+    }
+
+    /// Gives this connection a larger page cache, for a refresh worker: inserting a page's block
+    /// hashes touches counters all over the URL Tree's tables, and the default 2 MB cache turns
+    /// that into reads of the same pages again and again.
+    pub fn tune_for_refresh(&self) -> Result<(), StoreError> {
+        self.conn.pragma_update(
+            None,
+            "cache_size",
+            -(crate::limits::REFRESH_CACHE_KB as i64),
+        )?;
+        Ok(())
     }
 
     /// The schema version of the open file.
@@ -355,7 +303,7 @@ impl Store {
         let _turn = WriteTurn::take(self.conn.path());
         let tx = self.conn.transaction()?;
         let value = f(&tx)?;
-        feeds::flush_fts(&tx)?;
+        search::flush_fts(&tx)?;
         tx.commit()?;
         Ok(value)
     }
@@ -402,7 +350,7 @@ impl Store {
 
     fn commit_open(&mut self) -> Result<(), StoreError> {
         if self.open_batch.is_some() {
-            feeds::flush_fts(&self.conn)?;
+            search::flush_fts(&self.conn)?;
             self.conn.execute_batch("COMMIT")?;
             // Gives the turn back.
             self.open_batch = None;

@@ -34,7 +34,7 @@ impl Store {
                 coalesce(i.published, i.added), i.read, i.starred, i.fetch_error IS NOT NULL
              FROM item i WHERE 1 = 1",
         );
-        super::feeds::push_item_filter(&mut sql, filter);
+        super::items::push_item_filter(&mut sql, filter);
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params![filter.feed], |r| {
             Ok(ItemRow {
