@@ -95,9 +95,24 @@ const QUOTED_MIN_WORDS: u32 = 8;
 /// reader has read it once. Only quotations: text repeated elsewhere on a page (a summary, a
 /// caption) may be the page's own twice.
 fn drop_quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> ArticleExtraction {
+    let candidate = |block: &Block, label: &Label| {
+        label.is_content() && block.words >= QUOTED_MIN_WORDS && block.image.is_none()
+    };
+    // Most pages repeat nothing: a sorted copy of the hashes tells so without a hash set.
+    let mut hashes: Vec<crate::page::BlockHash> = page
+        .blocks
+        .iter()
+        .zip(&extraction.labels)
+        .filter(|(b, l)| candidate(b, l))
+        .map(|(b, _)| b.hash)
+        .collect();
+    hashes.sort_unstable();
+    if !hashes.windows(2).any(|w| w[0] == w[1]) {
+        return extraction;
+    }
     let mut said = std::collections::HashSet::new();
     for (block, label) in page.blocks.iter().zip(extraction.labels.iter_mut()) {
-        if !label.is_content() || block.words < QUOTED_MIN_WORDS || block.image.is_some() {
+        if !candidate(block, label) {
             continue;
         }
         if !said.insert(block.hash) && clean::in_quotation(&page.dom, block.node) {
@@ -391,9 +406,6 @@ pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
 /// column of parts (name, price, features, specifications, description) of which the scores
 /// find only the longest, the description.
 fn product_column(page: &Page, stats: &Stats, mut choice: Choice) -> Choice {
-    if !declared::declares_product(page) {
-        return choice;
-    }
     let mut containers = vec![choice.main];
     containers.extend(choice.siblings.iter().copied());
     let Some(name) = headline(page, stats, &containers)
@@ -413,8 +425,10 @@ fn product_column(page: &Page, stats: &Stats, mut choice: Choice) -> Choice {
         }
         at = dom.parent(n);
     }
+    // The page's structured data is read last, only when there is a column to widen to.
     if let Some(column) = at
         && column != choice.main
+        && declared::declares_product(page)
     {
         choice.main = column;
         choice.siblings.clear();
