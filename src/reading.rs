@@ -8,7 +8,7 @@ use crate::classify::labelled::{BlockDetails, LabelledBlock};
 use crate::classify::{Label, Method, Reason, site};
 use crate::extract::{Document, Engine, ExtractError};
 use crate::feeds;
-use crate::page::{self, BlockHash, BlockKind, ImageInfo};
+use crate::page::{BlockHash, BlockKind, ImageInfo};
 use crate::store::{ItemId, ItemInfo, Store, StoreError, StoredImage};
 use crate::urltree::{Branch, Verdict};
 
@@ -282,12 +282,11 @@ pub fn open_article(
 /// block keeps the label it got when the page arrived ([`Reason::Recorded`]), with the site's pins
 /// applied over it as they are over a classification; the counts come from the site's tree as it
 /// is now. What the reader shows is what it showed of the page: the same blocks, kinds, texts,
-/// images, list marks and links. Two things are not recoverable: the links of blocks that were
-/// boilerplate when the page arrived (only content keeps them), and, under a pin, which verdict
-/// the method gave a block that was already pinned then. Records of the older forms know no
-/// hashes' inputs beyond the text, no element paths, word counts, descriptions, list numbers or
-/// links: such blocks get their hash from their text (or image), list items a bullet, the rest
-/// nothing.
+/// images, list marks and links. Not recoverable: the element paths (a record does not keep them),
+/// the links of blocks that were boilerplate when the page arrived (only content keeps them), and,
+/// under a pin, the verdict the method gave a block that was already pinned then. Records of the
+/// older forms keep no word counts, descriptions, list numbers or links: list items get a bullet,
+/// the rest nothing.
 pub fn article_from_record(
     store: &Store,
     item: ItemInfo,
@@ -298,15 +297,16 @@ pub fn article_from_record(
         Some(domain) => store.pin_verdicts(domain)?,
         None => Default::default(),
     };
-    let blocks: Vec<(LabelledBlock, BlockKind, BlockDetails)> = record
+    let blocks: Vec<(LabelledBlock, BlockKind, BlockHash, BlockDetails)> = record
         .into_iter()
         .map(|mut b| {
             let kind = b.block_kind();
-            let details = b.details.take().unwrap_or_else(|| details_of_old(&b, kind));
-            (b, kind, details)
+            let details = b.details.take().unwrap_or_else(|| details_of_old(kind));
+            let hash = b.hash();
+            (b, kind, hash, details)
         })
         .collect();
-    let hashes: Vec<BlockHash> = blocks.iter().map(|(_, _, d)| d.hash).collect();
+    let hashes: Vec<BlockHash> = blocks.iter().map(|(_, _, hash, _)| *hash).collect();
     let tree_doc = match (&item.domain, &item.url_key) {
         (Some(domain), Some(key)) => store.tree_find(domain, key)?,
         _ => None,
@@ -328,13 +328,13 @@ pub fn article_from_record(
     };
     let blocks = blocks
         .into_iter()
-        .map(|(b, kind, d)| {
+        .map(|(b, kind, hash, d)| {
             let label = recorded(b.content, b.reason);
             let page_level = match d.page_level {
                 Some((content, why)) => recorded(content, why),
                 None => label.clone(),
             };
-            let label = match pins.get(&d.hash) {
+            let label = match pins.get(&hash) {
                 Some(&verdict) => Label {
                     verdict,
                     reason: Reason::Pinned { was: label.verdict },
@@ -342,21 +342,22 @@ pub fn article_from_record(
                 None => label,
             };
             let count = match (&branch, deciding_node) {
-                (Some(br), Some(n)) => br.nodes[n].count(&d.hash),
+                (Some(br), Some(n)) => br.nodes[n].count(&hash),
                 _ => 0,
             };
             let domain_count = branch
                 .as_ref()
                 .and_then(|br| br.nodes.first())
-                .map_or(0, |n| n.count(&d.hash));
+                .map_or(0, |n| n.count(&hash));
             ArticleBlock {
                 position: b.position,
                 text: b.text,
                 kind,
-                tag_path: d.tag_path,
+                // Not recorded (see `classify::labelled`): only the inspector shows it.
+                tag_path: String::new(),
                 words: d.words,
                 link_words: d.link_words,
-                hash: d.hash,
+                hash,
                 image: b.image.map(|src| ImageInfo { src, alt: d.alt }),
                 links: d.links,
                 label,
@@ -381,14 +382,8 @@ pub fn article_from_record(
 
 /// What can be said of a block of an older record, which keeps its label, kind, text and image
 /// only.
-fn details_of_old(block: &LabelledBlock, kind: BlockKind) -> BlockDetails {
-    let hash = match (&block.image, kind) {
-        (Some(src), BlockKind::Image) => page::hash_image(src),
-        _ => page::hash_text(&block.text),
-    };
+fn details_of_old(kind: BlockKind) -> BlockDetails {
     BlockDetails {
-        hash,
-        tag_path: String::new(),
         words: 0,
         link_words: 0,
         alt: String::new(),
@@ -622,7 +617,8 @@ said the quay would stay open all winter for {name} boats.</p>
 
     /// What a reader or an inspector shows of an article: everything, the reasons as printed (a
     /// reason read from a record is its printed form), links for content blocks only (no view
-    /// draws a boilerplate block's links, and a record does not keep them).
+    /// draws a boilerplate block's links, and a record does not keep them), and no element paths
+    /// (a record does not keep them: only the inspector shows one).
     fn shown(article: &Article) -> Vec<String> {
         let mut out = vec![format!(
             "{:?} {:?} {:?} {:?} {:?} {}",
@@ -635,11 +631,10 @@ said the quay would stay open all winter for {name} boats.</p>
         )];
         out.extend(article.blocks.iter().map(|b| {
             format!(
-                "{} {:?} {:?} {} {} {} {} {:?} {:?} {:?} {} {:?} {} {} {} {:?}",
+                "{} {:?} {:?} {} {} {} {:?} {:?} {:?} {} {:?} {} {} {} {:?}",
                 b.position,
                 b.kind,
                 b.text,
-                b.tag_path,
                 b.words,
                 b.link_words,
                 b.hash.to_hex(),

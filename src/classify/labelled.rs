@@ -10,31 +10,33 @@
 //! # Forms
 //!
 //! Written now, [`RECORD`]: the byte `0x03`, then a count and that many strings, then a count and
-//! that many blocks, each
-//! `position kind flags reason text [src alt] hash tag_path words link_words [page_level]
-//! [marker] [links]`. `kind`, `reason`, `tag_path` and `page_level` index the strings (a page has
-//! a handful of kinds, a few dozen reasons and element paths over hundreds of blocks, so each is
-//! written once); the bracketed parts are there when `flags` says so (bit 0 content, bit 1 image,
-//! bit 2 a page-level label, bit 3 that label is content, bit 4 a list marker, bit 5 links);
-//! `hash` is the block hash's 8 bytes; a marker is a byte (0 bullet, 1 continued, 2 number) and,
-//! for a number, the number zigzag-encoded; links are a count and, each, the byte range of its
-//! anchor text in the block's text and its target. Integers are LEB128, a string is its byte
-//! length then its UTF-8 bytes. It is not compressed: block texts are short, varied prose that
-//! zlib shrank only 1.7 times, and compressing cost more than writing the difference (bench,
-//! storing stage: 0.57–0.61 ms/page compressed, 0.55 plain).
+//! that many blocks, each `position kind flags reason text [src alt] words link_words
+//! [page_level] [marker] [links]`. `kind`, `reason` and `page_level` index the strings (a page
+//! has a handful of kinds and a few dozen reasons over hundreds of blocks, so each is written
+//! once); the bracketed parts are there when `flags` says so (bit 0 content, bit 1 image, bit 2 a
+//! page-level label, bit 3 that label is content, bit 4 a list marker, bit 5 links); a marker is a
+//! byte (0 bullet, 1 continued, 2 number) and, for a number, the number zigzag-encoded; links are
+//! a count and, each, the byte range of its anchor text in the block's text and its target.
+//! Integers are LEB128, a string is its byte length then its UTF-8 bytes. It is not compressed:
+//! block texts are short, varied prose that zlib shrank only 1.7 times, and compressing cost more
+//! than writing the difference (bench, storing stage: 0.57–0.61 ms/page compressed, 0.55 plain).
+//!
+//! Left out on purpose: a block's hash, which its text (or image source) gives again
+//! ([`LabelledBlock::hash`]), and its element path, which only the inspector shows and which
+//! doubled a record (on 200 pages of msvcode-big9: 2.2 MB of labels, 1.9 MB of paths).
 //!
 //! Written before, and still read: [`BLOCKS`] (`0x02`), the same without the parts after `text`
 //! and `src` (what the inspector view needed), and before that a zlib stream of a JSON array of
 //! blocks, whose first byte is `0x78` (deflate, 32 KB window) for every stream flate2 writes.
-//! Neither tells a reader its blocks' hashes, element paths, word counts, image descriptions,
-//! list numbers or links ([`LabelledBlock::details`] is `None`).
+//! Neither tells a reader its blocks' word counts, image descriptions, list numbers or links
+//! ([`LabelledBlock::details`] is `None`).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Read;
 
 use crate::classify::{Label, Reason};
-use crate::page::{BlockHash, BlockKind, Page};
+use crate::page::{self, BlockHash, BlockKind, Page};
 use crate::reading::{Link, ListMarker, block_links, list_markers};
 use crate::store::{ItemId, PageBytes, Store, StoreError};
 
@@ -77,10 +79,6 @@ pub struct LabelledBlock {
 /// What a record keeps of a block for reading it without its page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockDetails {
-    /// Its repeat-counting identity (what a pin names, what the tree counts).
-    pub hash: BlockHash,
-    /// Ancestor path of its element.
-    pub tag_path: String,
     /// Words in it.
     pub words: u32,
     /// Words inside links.
@@ -103,6 +101,15 @@ impl LabelledBlock {
     /// does not know).
     pub fn block_kind(&self) -> BlockKind {
         parse_kind(&self.kind).unwrap_or(BlockKind::Other)
+    }
+
+    /// The block's repeat-counting identity (what a pin names, what the tree counts), computed
+    /// as the page's blocks compute it: from an image's source, else from the text.
+    pub fn hash(&self) -> BlockHash {
+        match &self.image {
+            Some(src) => page::hash_image(src),
+            None => page::hash_text(&self.text),
+        }
     }
 }
 
@@ -161,8 +168,6 @@ pub fn encode(
             reason: reasons.index(&mut w, &l.reason),
             text: &b.text,
             image: b.image.as_ref().map(|i| (i.src.as_str(), i.alt.as_str())),
-            hash: b.hash,
-            tag_path: w.string(&b.tag_path),
             words: b.words,
             link_words: b.link_words,
             page_level: page_label.map(|p| (p.is_content(), page_reasons.index(&mut w, &p.reason))),
@@ -228,8 +233,8 @@ impl<'a> ReasonCache<'a> {
     }
 }
 
-/// One block as the writer takes it (strings already in the table: `kind`, `reason`, `tag_path`
-/// and the page-level reason are indices).
+/// One block as the writer takes it (strings already in the table: `kind`, `reason` and the
+/// page-level reason are indices).
 struct BlockRecord<'a> {
     position: u32,
     kind: u32,
@@ -237,8 +242,6 @@ struct BlockRecord<'a> {
     reason: u32,
     text: &'a str,
     image: Option<(&'a str, &'a str)>,
-    hash: BlockHash,
-    tag_path: u32,
     words: u32,
     link_words: u32,
     page_level: Option<(bool, u32)>,
@@ -301,8 +304,6 @@ impl Writer {
             put_str(out, src);
             put_str(out, alt);
         }
-        out.extend_from_slice(&b.hash.0);
-        put_uint(out, u64::from(b.tag_path));
         put_uint(out, u64::from(b.words));
         put_uint(out, u64::from(b.link_words));
         if let Some((_, reason)) = b.page_level {
@@ -383,12 +384,6 @@ impl<'a> Reader<'a> {
         Some(b)
     }
 
-    fn bytes<const N: usize>(&mut self) -> Option<[u8; N]> {
-        let (bytes, rest) = self.0.split_first_chunk::<N>()?;
-        self.0 = rest;
-        Some(*bytes)
-    }
-
     fn str(&mut self) -> Option<&'a str> {
         let len = self.usize()?;
         let bytes = self.0.get(..len)?;
@@ -427,8 +422,6 @@ fn decode_binary(plain: &[u8], details: bool) -> Option<Vec<LabelledBlock>> {
             false => (None, String::new()),
         };
         let details = if details {
-            let hash = BlockHash(r.bytes::<8>()?);
-            let tag_path = string(r.u32()?)?;
             let words = r.u32()?;
             let link_words = r.u32()?;
             let page_level = if flags & PAGE_LEVEL != 0 {
@@ -465,8 +458,6 @@ fn decode_binary(plain: &[u8], details: bool) -> Option<Vec<LabelledBlock>> {
                 }
             }
             Some(BlockDetails {
-                hash,
-                tag_path,
                 words,
                 link_words,
                 alt,

@@ -11,6 +11,10 @@
 //! 3. Inside the article, a block the tree has seen on a large share of the site's pages is
 //!    template text ("Advertisement", "Share this story") and goes; a block that repeats on only a
 //!    few pages (a byline, a date, a recurring sign-off) looks like article text and stays.
+//!
+//! What the rule remembers of a site beyond block counts (each page's article container and the
+//! places it carried prose of its own) is [`PageMemory`]: made, encoded, decoded and read back in
+//! `site/memory.rs`, the store counting its keys without knowing what they are.
 
 use crate::classify::article::{self, ArticleExtraction};
 use crate::classify::signature;
@@ -328,16 +332,16 @@ pub fn finish(page: &Page, branch: &Branch, draft: Draft<'_>) -> Vec<Label> {
     };
     let Draft { base, agreement } = draft;
     let template_count = (TEMPLATE_SHARE * f64::from(decider.support)).ceil() as u32;
-    let slot_count = ((SLOT_SHARE * f64::from(decider.support)).ceil() as u32).max(MIN_AGREEMENT);
+    let slot_needed = ((SLOT_SHARE * f64::from(decider.support)).ceil() as u32).max(MIN_AGREEMENT);
     // Page-specific prose outside the article, in a slot where most of the site's pages carry
     // prose of their own (a video's caption, a standfirst): the site says it belongs to the story.
     let site_prose: Vec<(usize, SlotKey, u32)> =
         prose_outside(page, &base.labels, &base.containers)
             .into_iter()
             .filter_map(|(i, key)| {
-                let seen = memory::slot_count(decider, &key);
+                let seen = slot_count(decider, &key);
                 let new = decider.count(&page.blocks[i].hash) <= 1;
-                (seen >= slot_count && new).then_some((i, key, seen))
+                (seen >= slot_needed && new).then_some((i, key, seen))
             })
             .collect();
     page.blocks

@@ -20,7 +20,7 @@ pub struct PageBytes {
 }
 
 impl PageBytes {
-    /// Compresses `raw` (LZ4, see [`LZ4_PAGE`]).
+    /// Compresses `raw` (LZ4: the byte `LZ4_PAGE`, the length, an LZ4 block).
     pub fn compress(raw: &[u8]) -> Result<PageBytes, StoreError> {
         let size = u32::try_from(raw.len())
             .map_err(|_| StoreError::Corrupt("a page of 4 GB or more cannot be stored".into()))?;

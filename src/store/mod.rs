@@ -1,9 +1,9 @@
 //! The one place with SQL: pith's SQLite database (schema in `schema.sql`), its upgrades, and the
 //! transactions that keep it consistent. One file per entity: feeds, entries, items, pages,
-//! images, search, pins, the URL Tree (`tree`), the window's lists (`ui`),
-//! backups (`maintenance`), and the store's own binary forms (`codecs`). The store keeps bytes and
-//! counts: what the engine's blobs mean (an article's labelled blocks, a site's memory) is decided
-//! in `classify`, and nothing here imports it.
+//! images, search, pins, the URL Tree (`tree`), the window's lists (`ui`), backups
+//! (`maintenance`), and the store's own binary forms (`codecs`). The store keeps bytes and counts:
+//! what the engine's blobs mean (an article's record of labelled blocks, a site's memory) is
+//! decided in `classify`, which nothing here imports.
 
 use std::path::{Path, PathBuf};
 
