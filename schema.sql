@@ -136,9 +136,11 @@ CREATE TABLE IF NOT EXISTS page (
 );
 
 -- The page's blocks with the labels they got when the page arrived, and why (the inspector view):
--- one blob per item: the byte 0x02, then a string table and the blocks (position, kind, text, image,
--- content, reason), uncompressed (src/store/feeds.rs, blocks_format); rows written before version 3
--- are a zlib-compressed JSON array of the same fields, and still read.
+-- one blob per item, the article's record (src/classify/labelled.rs): the byte 0x03, then a string
+-- table and the blocks (position, kind, text, image, content, reason, word counts, links of content
+-- blocks, pith-page's label), uncompressed; enough to read the article once the raw page is gone.
+-- Records of form 0x02 (without the reading fields) and rows written before version 3 (a
+-- zlib-compressed JSON array) still read.
 -- One row rather than a row per block: a page has hundreds of blocks, and a refresh writes
 -- thousands of pages through SQLite's single writer.
 CREATE TABLE IF NOT EXISTS item_blocks (
