@@ -70,6 +70,26 @@ fn run(db: &Path, options: &RefreshOptions) -> (Summary, Vec<Event>) {
 }
 
 /// The one `FeedDone` outcome of `feed` among `events`.
+/// Asserts that the refresh in `events` updated `feed` with these counts (and no entry over the
+/// cap): the outcome most tests here check.
+fn assert_updated(
+    events: &[Event],
+    feed: FeedId,
+    new_items: usize,
+    linked: usize,
+    page_errors: usize,
+) {
+    assert_eq!(
+        outcome_of(events, feed),
+        FeedOutcome::Updated {
+            new_items,
+            linked,
+            page_errors,
+            entries_over_cap: 0
+        }
+    );
+}
+
 fn outcome_of(events: &[Event], feed: FeedId) -> FeedOutcome {
     let done: Vec<&FeedOutcome> = events
         .iter()
@@ -238,15 +258,7 @@ fn entries_without_a_link_with_a_non_page_link_or_listed_twice() {
     let feed_id = subscribe(&db, &u("/feed.xml"));
 
     let (summary, events) = run(&db, &options(2));
-    assert_eq!(
-        outcome_of(&events, feed_id),
-        FeedOutcome::Updated {
-            new_items: 5,
-            linked: 0,
-            page_errors: 3,
-            entries_over_cap: 0
-        }
-    );
+    assert_updated(&events, feed_id, 5, 0, 3);
     assert_eq!(summary.page_requests, 4, "{summary:?}");
     let want: BTreeMap<String, usize> = [
         ("/feed.xml", 1),
@@ -301,15 +313,7 @@ fn entries_without_a_link_with_a_non_page_link_or_listed_twice() {
     // without a link has nothing to ask.
     r.clear_log();
     let (summary, events) = run(&db, &options(2));
-    assert_eq!(
-        outcome_of(&events, feed_id),
-        FeedOutcome::Updated {
-            new_items: 0,
-            linked: 0,
-            page_errors: 3,
-            entries_over_cap: 0
-        }
-    );
+    assert_updated(&events, feed_id, 0, 0, 3);
     assert_eq!(summary.page_requests, 2, "{summary:?}");
     let again: BTreeSet<String> = server.routes.paths().into_iter().collect();
     let want: BTreeSet<String> = ["/feed.xml", "/files/report.pdf", "/files/blob"]
@@ -347,15 +351,7 @@ fn the_longest_fetchable_link_gets_a_url_key_and_a_longer_one_is_not_asked() {
     let (_dir, db) = new_db();
     let feed_id = subscribe(&db, &server.url("/feed.xml"));
     let (_, events) = run(&db, &options(1));
-    assert_eq!(
-        outcome_of(&events, feed_id),
-        FeedOutcome::Updated {
-            new_items: 2,
-            linked: 0,
-            page_errors: 1,
-            entries_over_cap: 0
-        }
-    );
+    assert_updated(&events, feed_id, 2, 0, 1);
     let got = item(&db, "aaaa");
     assert_eq!(got.fetch_error, None, "{got:?}");
     let key = got.url_key.expect("a URL key");
@@ -389,15 +385,7 @@ fn an_edited_entry_is_linked_to_its_item_not_fetched_again() {
     let (_dir, db) = new_db();
     let feed_id = subscribe(&db, &server.url("/feed.xml"));
     let (_, events) = run(&db, &options(1));
-    assert_eq!(
-        outcome_of(&events, feed_id),
-        FeedOutcome::Updated {
-            new_items: 1,
-            linked: 0,
-            page_errors: 0,
-            entries_over_cap: 0
-        }
-    );
+    assert_updated(&events, feed_id, 1, 0, 0);
     let stored = item(&db, "/a/story.html");
 
     let edits = [
@@ -436,15 +424,7 @@ fn an_edited_entry_is_linked_to_its_item_not_fetched_again() {
     assert_eq!(checked, 3);
     // The same document once more: every entry is known, nothing is linked again.
     let (_, events) = run(&db, &options(1));
-    assert_eq!(
-        outcome_of(&events, feed_id),
-        FeedOutcome::Updated {
-            new_items: 0,
-            linked: 0,
-            page_errors: 0,
-            entries_over_cap: 0
-        }
-    );
+    assert_updated(&events, feed_id, 0, 0, 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1400,15 +1380,7 @@ fn progress_events_tell_every_feed_and_page_once_and_in_order() {
         }
     }
     assert_ne!(pages[0].2, pages[1].2);
-    assert_eq!(
-        outcome_of(&events, news),
-        FeedOutcome::Updated {
-            new_items: 2,
-            linked: 0,
-            page_errors: 1,
-            entries_over_cap: 0
-        }
-    );
+    assert_updated(&events, news, 2, 0, 1);
     match outcome_of(&events, broken) {
         FeedOutcome::Failed { error } => assert!(error.contains("HTTP 404"), "{error}"),
         other => panic!("{other:?}"),
