@@ -41,7 +41,7 @@ pub fn page_blocks(data: &[u8]) {
         assert!(block.text.chars().count() <= limits::MAX_BLOCK_CHARS);
         assert!(page.dom.depth(block.node) <= limits::MAX_DEPTH + 1);
     }
-    let labels = pith::classify::article::classify(&page);
+    let labels = pith::classify::page_level::classify(&page);
     assert_eq!(labels.len(), page.blocks.len());
 }
 

@@ -1,7 +1,7 @@
 //! One document through the engine: bytes → blocks → URL key → the site's URL Tree → labels.
 //! The reader, `pith extract` and `pith eval` all call this, so what is measured is what is shown.
 
-use crate::classify::article::{self, ArticleExtraction};
+use crate::classify::page_level::{self, ArticleExtraction};
 use crate::classify::{self, Label, Method, site};
 use crate::page::{self, Page};
 use crate::store::{DocId, Store, StoreError, TreeDocument, TreeInsert};
@@ -136,7 +136,7 @@ impl Engine {
             .transpose()?;
         let base = doc.url.and_then(|u| url::Url::parse(u).ok());
         let page = page::parse_page(doc.bytes, doc.declared_charset, base.as_ref());
-        let page_level = article::extract_with_entry(&page, doc.entry_text);
+        let page_level = page_level::extract_with_entry(&page, doc.entry_text);
         Ok(Ingested {
             page,
             page_level,

@@ -165,7 +165,7 @@ fn base() -> Url {
 fn parse_checked(what: &str, bytes: &[u8], declared: Option<&str>) -> pith::page::Page {
     let start = Instant::now();
     let page = pith::page::parse_page(bytes, declared, Some(&base()));
-    let labels = pith::classify::article::classify(&page);
+    let labels = pith::classify::page_level::classify(&page);
     assert_eq!(labels.len(), page.blocks.len());
     assert!(
         page.blocks.len() <= limits::MAX_BLOCKS,

@@ -168,7 +168,7 @@ fn staged(
         };
     }
     lap(4, totals);
-    let page_level = pith::classify::article::extract(&parsed);
+    let page_level = pith::classify::page_level::extract(&parsed);
     let ingested = Ingested {
         page_level,
         page: parsed,

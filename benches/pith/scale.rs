@@ -48,7 +48,7 @@ fn push(engine: &Engine, store: &mut Store, generated: &Generated) -> anyhow::Re
     let mut unique = hashes.clone();
     unique.sort_unstable();
     unique.dedup();
-    let page_level = pith::classify::article::extract(&parsed);
+    let page_level = pith::classify::page_level::extract(&parsed);
     let ingested = Ingested {
         page_level,
         page: parsed,

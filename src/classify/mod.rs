@@ -1,12 +1,12 @@
 //! Block classification: the methods a user can choose and the labels they produce. The URL Tree
 //! heuristics, the papers' page-level classifiers ([`boilerpipe`], [`domratio`]), pith's own
-//! page-level extractor ([`article`]) and the site-aware default ([`site`]) all label every block
+//! page-level extractor ([`page_level`]) and the site-aware default ([`site`]) all label every block
 //! of a page with a [`Label`]: a verdict and the reason for it.
 
-pub mod article;
 pub mod boilerpipe;
 pub mod domratio;
 pub mod labelled;
+pub mod page_level;
 pub mod signature;
 pub mod site;
 
@@ -26,7 +26,7 @@ pub enum Method {
     Boilerpipe(boilerpipe::Variant),
     /// The DOM method of Alarte & Silva (2020), page-level.
     AlarteSilva,
-    /// pith's own page-level extractor ([`article`]): the main container of the page alone.
+    /// pith's own page-level extractor ([`page_level`]): the main container of the page alone.
     PithPage,
     /// The site-aware default ([`site`]): pith-page corrected by what the site's pages agree on.
     Site,
@@ -58,7 +58,7 @@ impl Method {
         }
         match name {
             domratio::NAME => return Ok(Method::AlarteSilva),
-            article::NAME => return Ok(Method::PithPage),
+            page_level::NAME => return Ok(Method::PithPage),
             site::NAME => return Ok(Method::Site),
             _ => {}
         }
@@ -86,7 +86,7 @@ impl fmt::Display for Method {
             Method::Tree(h) => h.fmt(f),
             Method::Boilerpipe(v) => f.write_str(v.name()),
             Method::AlarteSilva => f.write_str(domratio::NAME),
-            Method::PithPage => f.write_str(article::NAME),
+            Method::PithPage => f.write_str(page_level::NAME),
             Method::Site => f.write_str(site::NAME),
         }
     }
@@ -148,7 +148,7 @@ impl fmt::Display for Reason {
                 write!(
                     f,
                     "no URL Tree (page without URL), {}: {why}",
-                    article::NAME
+                    page_level::NAME
                 )
             }
             Reason::Pinned { was } => {
@@ -190,7 +190,7 @@ pub fn is_all_link_text(block: &Block) -> bool {
 pub fn classify(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<Label> {
     match method {
         Method::PithPage | Method::Site => {
-            classify_with(method, page, branch, &article::extract(page))
+            classify_with(method, page, branch, &page_level::extract(page))
         }
         _ => classify_page(method, page, branch),
     }
@@ -202,7 +202,7 @@ pub fn classify_with(
     method: Method,
     page: &Page,
     branch: Option<&Branch>,
-    page_level: &article::ArticleExtraction,
+    page_level: &page_level::ArticleExtraction,
 ) -> Vec<Label> {
     match method {
         Method::PithPage => page_level.labels.clone(),
@@ -232,7 +232,7 @@ fn classify_page(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<La
                 })
                 .collect()
         }
-        (Method::Tree(_), None) => article::classify(page)
+        (Method::Tree(_), None) => page_level::classify(page)
             .into_iter()
             .map(|label| Label {
                 verdict: label.verdict,
@@ -242,7 +242,7 @@ fn classify_page(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<La
                 },
             })
             .collect(),
-        (Method::PithPage | Method::Site, _) => article::classify(page),
+        (Method::PithPage | Method::Site, _) => page_level::classify(page),
     }
 }
 

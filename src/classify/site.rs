@@ -16,7 +16,7 @@
 //! places it carried prose of its own) is [`PageMemory`]: made, encoded, decoded and read back in
 //! `site/memory.rs`, the store counting its keys without knowing what they are.
 
-use crate::classify::article::{self, ArticleExtraction};
+use crate::classify::page_level::{self, ArticleExtraction};
 use crate::classify::signature;
 use crate::classify::{Label, Reason, Verdict, is_all_link_text};
 use crate::dom::NodeId;
@@ -217,7 +217,7 @@ fn prose_outside(page: &Page, labels: &[Label], containers: &[NodeId]) -> Vec<(u
 
 /// Whether pith-page kept this block as the page's headline.
 fn is_headline(label: &Label) -> bool {
-    matches!(&label.reason, Reason::Page { why, .. } if why == article::HEADLINE)
+    matches!(&label.reason, Reason::Page { why, .. } if why == page_level::HEADLINE)
 }
 
 /// Labels `page` with the site-aware rule, reading from its site's tree (`doc`: the page's document
@@ -287,7 +287,7 @@ pub fn draft<'a>(
     let agreement = agreed_container(page, branch);
     let base = match &agreement {
         Some(a) if page_level.containers.first() != Some(&a.node) => {
-            Cow::Owned(article::extract_in(page, a.node))
+            Cow::Owned(page_level::extract_in(page, a.node))
         }
         _ => Cow::Borrowed(page_level),
     };

@@ -331,7 +331,7 @@ fn run_page(
     }
     run.engine_time += started.elapsed();
     let page_level_started = Instant::now();
-    std::hint::black_box(classify::article::extract(&ingested.page));
+    std::hint::black_box(classify::page_level::extract(&ingested.page));
     run.page_level_time += page_level_started.elapsed();
     let mut names: Vec<String> = options.methods.iter().map(Method::to_string).collect();
     for (i, peer) in options.peers.iter().enumerate() {

@@ -23,7 +23,7 @@ const HTML: &str = r#"<html><head><title>Harbour news</title></head><body>
 fn labelled_page() -> (Page, Vec<Label>, Vec<Label>) {
     let base = url::Url::parse(URL).unwrap();
     let page = crate::page::page_from_html(HTML, Some(&base));
-    let page_level = classify::article::extract(&page).labels;
+    let page_level = classify::page_level::extract(&page).labels;
     let labels = classify::classify(Method::PithPage, &page, None);
     (page, labels, page_level)
 }

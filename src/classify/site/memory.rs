@@ -8,7 +8,7 @@
 //! to uncount it exactly when the page leaves the tree; it keeps them as opaque keys
 //! ([`MemoryRecord`]), and this module alone knows what a key means.
 
-use crate::classify::article::ArticleExtraction;
+use crate::classify::page_level::ArticleExtraction;
 use crate::classify::signature;
 use crate::dom::NodeId;
 use crate::page::{BlockHash, Page};
