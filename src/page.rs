@@ -82,10 +82,20 @@ pub struct Page {
     pub dom: Dom,
     /// Blocks in document order.
     pub blocks: Vec<Block>,
-    /// The page's JSON-LD scripts (`<script type="application/ld+json">`), in document order:
-    /// what the page declares about itself, found while cutting blocks so that no reader of it
-    /// walks the whole tree again.
+    /// What the page declares about itself (structured data, Open Graph type), found while
+    /// cutting blocks so that no reader of it walks the whole tree again.
+    pub declared: Declarations,
+}
+
+/// The elements in which a page declares what it is, in document order.
+#[derive(Debug, Clone, Default)]
+pub struct Declarations {
+    /// JSON-LD scripts (`<script type="application/ld+json">`).
     pub json_ld: Vec<NodeId>,
+    /// Microdata items with a type (`itemtype`), nested ones included.
+    pub microdata: Vec<NodeId>,
+    /// The first `<meta>` naming the Open Graph type (`property` or `name` `og:type`).
+    pub og_type: Option<NodeId>,
 }
 
 impl BlockHash {
@@ -214,14 +224,14 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
     }
     let dom = Dom::parse_without_scripting(html);
     let base = document_base(&dom, base_url);
-    let (title, blocks, json_ld) = BlockBuilder::new(&dom, base.as_ref())
+    let (title, blocks, declared) = BlockBuilder::new(&dom, base.as_ref())
         .showing_noscript()
         .run();
     let without = Page {
         title,
         dom,
         blocks,
-        json_ld,
+        declared,
     };
     if prose_words(&without) > shown {
         without
@@ -288,12 +298,12 @@ fn has_noscript_content(dom: &Dom) -> bool {
 /// benchmark can time the two stages apart on the very same code path.
 pub fn page_from_dom(dom: Dom, base_url: Option<&Url>) -> Page {
     let base = document_base(&dom, base_url);
-    let (title, blocks, json_ld) = BlockBuilder::new(&dom, base.as_ref()).run();
+    let (title, blocks, declared) = BlockBuilder::new(&dom, base.as_ref()).run();
     Page {
         title,
         dom,
         blocks,
-        json_ld,
+        declared,
     }
 }
 
@@ -776,8 +786,8 @@ struct BlockBuilder<'a> {
     suppress: u32,
     /// `<noscript>` contents are page text (the DOM was parsed without scripting).
     noscript_visible: bool,
-    /// The JSON-LD scripts met.
-    json_ld: Vec<NodeId>,
+    /// The declarations met.
+    declared: Declarations,
     // The block being gathered.
     text: String,
     chars: usize,
@@ -812,7 +822,7 @@ impl<'a> BlockBuilder<'a> {
             pre: 0,
             suppress: 0,
             noscript_visible: false,
-            json_ld: Vec::new(),
+            declared: Declarations::default(),
             text: String::new(),
             chars: 0,
             pending_space: false,
@@ -825,7 +835,7 @@ impl<'a> BlockBuilder<'a> {
         }
     }
 
-    fn run(mut self) -> (String, Vec<Block>, Vec<NodeId>) {
+    fn run(mut self) -> (String, Vec<Block>, Declarations) {
         let dom = self.dom;
         let mut walk = dom.traverse(dom.root());
         while let Some(edge) = walk.next() {
@@ -851,7 +861,32 @@ impl<'a> BlockBuilder<'a> {
         }
         self.flush();
         self.blocks.truncate(MAX_BLOCKS);
-        (self.title, self.blocks, self.json_ld)
+        (self.title, self.blocks, self.declared)
+    }
+
+    /// Notes an element in which the page declares what it is (read before any skipping, so
+    /// that hidden microdata and the head's `<meta>` count).
+    fn note_declaration(&mut self, id: NodeId, name: &LocalName) {
+        let dom = self.dom;
+        if *name == local_name!("script") {
+            if dom
+                .attr(id, "type")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+            {
+                self.declared.json_ld.push(id);
+            }
+        } else if *name == local_name!("meta") {
+            if self.declared.og_type.is_none()
+                && dom
+                    .attr(id, "property")
+                    .or_else(|| dom.attr(id, "name"))
+                    .is_some_and(|p| p.trim() == "og:type")
+            {
+                self.declared.og_type = Some(id);
+            }
+        } else if dom.attr(id, "itemtype").is_some() {
+            self.declared.microdata.push(id);
+        }
     }
 
     /// Handles an element's open edge; returns false when its subtree is to be skipped. Every
@@ -881,13 +916,7 @@ impl<'a> BlockBuilder<'a> {
             self.frames.push(skip);
             return false;
         }
-        if *name == local_name!("script")
-            && dom
-                .attr(id, "type")
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
-        {
-            self.json_ld.push(id);
-        }
+        self.note_declaration(id, name);
         let shown_noscript = self.noscript_visible && *name == local_name!("noscript");
         if (is_skipped(name) && !shown_noscript) || is_hidden(dom, id, name) {
             self.frames.push(skip);

@@ -387,7 +387,7 @@ mod tests {
             title: String::new(),
             dom: Dom::default(),
             blocks,
-            json_ld: Vec::new(),
+            declared: Default::default(),
         }
     }
 

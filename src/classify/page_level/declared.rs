@@ -34,7 +34,7 @@ pub(super) struct DeclaredBody {
 pub(super) fn article_body(page: &Page) -> Option<DeclaredBody> {
     let dom = &page.dom;
     let mut best: Option<String> = None;
-    for &id in &page.json_ld {
+    for &id in &page.declared.json_ld {
         let text = script_text(dom, id);
         if !text.contains("articleBody") {
             continue;
@@ -93,7 +93,8 @@ const DISCUSSION_TYPES: &[&str] = &["DiscussionForumPosting", "QAPage"];
 
 /// The JSON-LD scripts of the page, parsed (those that parse).
 fn json_ld(page: &Page) -> impl Iterator<Item = serde_json::Value> + '_ {
-    page.json_ld
+    page.declared
+        .json_ld
         .iter()
         .filter_map(|&id| serde_json::from_str(&script_text(&page.dom, id)).ok())
 }
@@ -135,7 +136,7 @@ fn page_types(page: &Page) -> Vec<String> {
             }
         }
     }
-    for id in dom.descendants(dom.root()) {
+    for &id in &page.declared.microdata {
         let Some(itemtype) = dom.attr(id, "itemtype") else {
             continue;
         };
@@ -162,12 +163,8 @@ fn page_types(page: &Page) -> Vec<String> {
 /// The page's Open Graph type (`<meta property="og:type">`), lower-cased, if it has one.
 fn og_type(page: &Page) -> Option<String> {
     let dom = &page.dom;
-    dom.elements_by_name("meta")
-        .find(|&id| {
-            dom.attr(id, "property")
-                .or_else(|| dom.attr(id, "name"))
-                .is_some_and(|p| p.trim() == "og:type")
-        })
+    page.declared
+        .og_type
         .and_then(|id| dom.attr(id, "content"))
         .map(|c| c.trim().to_ascii_lowercase())
 }
