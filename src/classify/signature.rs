@@ -11,15 +11,18 @@ use crate::dom::{Dom, NodeId};
 /// Longest signature kept, in steps: containers deeper than this are named by their last steps.
 const MAX_STEPS: usize = 40;
 
-/// One step of a signature for an element.
-fn step(dom: &Dom, node: NodeId) -> Option<String> {
-    step_with(dom, node, true)
-}
-
 /// One step, with or without the element's id.
 fn step_with(dom: &Dom, node: NodeId, with_id: bool) -> Option<String> {
-    let name = dom.element_name(node)?;
     let mut out = String::with_capacity(24);
+    step_into(dom, node, with_id, &mut out).then_some(out)
+}
+
+/// Writes one step into `out` (cleared first); false when `node` is not an element.
+fn step_into(dom: &Dom, node: NodeId, with_id: bool, out: &mut String) -> bool {
+    out.clear();
+    let Some(name) = dom.element_name(node) else {
+        return false;
+    };
     out.push_str(name);
     if let Some(id) = dom
         .attr(node, "id")
@@ -27,16 +30,16 @@ fn step_with(dom: &Dom, node: NodeId, with_id: bool) -> Option<String> {
         .filter(|s| with_id && !s.is_empty())
     {
         out.push('#');
-        push_folded(&mut out, id);
+        push_folded(out, id);
     }
     if let Some(class) = dom
         .attr(node, "class")
         .and_then(|c| c.split_ascii_whitespace().next())
     {
         out.push('.');
-        push_folded(&mut out, class);
+        push_folded(out, class);
     }
-    Some(out)
+    true
 }
 
 /// Appends `text` with every run of ASCII digits folded to one `0` and separators escaped, so that
@@ -105,11 +108,18 @@ pub fn find(dom: &Dom, wanted: &str) -> Vec<NodeId> {
         return Vec::new();
     }
     let mut frontier = vec![body];
+    // One buffer for every child's step: a site's signatures are looked up on every page.
+    let mut buffer = String::with_capacity(32);
     for want in steps {
         let mut next = Vec::new();
         for &parent in &frontier {
             for child in dom.children(parent) {
-                if step(dom, child).as_deref() == Some(want) {
+                // The tag is the step's start: most children are rejected on it alone.
+                let tag_fits = dom.element_name(child).is_some_and(|name| {
+                    want.strip_prefix(name)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['#', '.']))
+                });
+                if tag_fits && step_into(dom, child, true, &mut buffer) && buffer == want {
                     next.push(child);
                 }
             }

@@ -164,7 +164,8 @@ fn looks_like_byline_or_date(text: &str) -> bool {
     let Some(first) = words.next() else {
         return false;
     };
-    if text.split_whitespace().count() > MAX_BYLINE_WORDS {
+    // Counting stops past the limit: this is asked of long paragraphs too.
+    if text.split_whitespace().nth(MAX_BYLINE_WORDS).is_some() {
         return false;
     }
     let first = first.trim_end_matches([':', ',']).to_lowercase();

@@ -186,25 +186,47 @@ pub(super) fn looks_like_byline(block: &Block) -> bool {
     if clock {
         return true;
     }
-    let lower = text.to_lowercase();
-    if lower.contains(" ago")
-        || lower.starts_with("by ")
-        || lower.contains("says:")
-        || lower.contains("wrote:")
-        || lower.contains("posted ")
-        || lower.ends_with(" said:")
+    if starts_ascii_nocase(bytes, b"by ")
+        || ends_ascii_nocase(bytes, b" said:")
+        || has_byline_word(bytes)
     {
         return true;
     }
-    let has_digit = bytes.iter().any(u8::is_ascii_digit);
-    has_digit
-        && lower
+    bytes.iter().any(u8::is_ascii_digit)
+        && text
             .split(|c: char| !c.is_alphabetic())
-            .any(|w| w.len() >= 3 && MONTHS.iter().any(|m| w.starts_with(m)) && is_month_word(w))
+            .any(|w| w.len() >= 3 && is_month_word(w))
 }
 
-/// `w` (lower case, starting with a month's first three letters) is that month's abbreviation or
-/// full name, not a word like `mayor` or `market`.
+/// True when the text holds " ago", "says:", "wrote:" or "posted " (ASCII case folded). One pass
+/// that looks further only where one of them may start, with no allocation: this runs for every
+/// short block of every page.
+fn has_byline_word(bytes: &[u8]) -> bool {
+    (0..bytes.len()).any(|i| {
+        let rest = &bytes[i..];
+        match bytes[i].to_ascii_lowercase() {
+            b' ' => starts_ascii_nocase(rest, b" ago"),
+            b's' => starts_ascii_nocase(rest, b"says:"),
+            b'w' => starts_ascii_nocase(rest, b"wrote:"),
+            b'p' => starts_ascii_nocase(rest, b"posted "),
+            _ => false,
+        }
+    })
+}
+
+/// True when `hay` starts with `prefix` (lower-case ASCII), ASCII case folded.
+fn starts_ascii_nocase(hay: &[u8], prefix: &[u8]) -> bool {
+    hay.get(..prefix.len())
+        .is_some_and(|h| h.eq_ignore_ascii_case(prefix))
+}
+
+/// True when `hay` ends with `suffix` (lower-case ASCII), ASCII case folded.
+fn ends_ascii_nocase(hay: &[u8], suffix: &[u8]) -> bool {
+    hay.len() >= suffix.len() && hay[hay.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+}
+
+/// `w` is a month's abbreviation or full name (ASCII case folded), not a word like `mayor` or
+/// `market`.
 fn is_month_word(w: &str) -> bool {
     const FULL: &[&str] = &[
         "january",
@@ -221,7 +243,11 @@ fn is_month_word(w: &str) -> bool {
         "november",
         "december",
     ];
-    w.len() == 3 || FULL.contains(&w)
+    let b = w.as_bytes();
+    if b.len() == 3 {
+        return MONTHS.iter().any(|m| b.eq_ignore_ascii_case(m.as_bytes()));
+    }
+    FULL.iter().any(|m| b.eq_ignore_ascii_case(m.as_bytes()))
 }
 
 /// True for elements whose text is one paragraph of a container, not a container of its own: the
