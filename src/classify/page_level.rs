@@ -715,8 +715,8 @@ fn headline(page: &Page, stats: &Stats, containers: &[NodeId]) -> Option<usize> 
         if !heading && !(3..=30).contains(&block.words) {
             continue;
         }
-        let score = title_match(block, &title);
         let needed = if heading { 0.8 } else { 0.95 };
+        let score = title_match(block, &title, needed);
         if score >= needed && best.is_none_or(|(_, s)| score >= s) {
             best = Some((index, score));
         }
@@ -758,19 +758,33 @@ const NEAR_HEADING_BLOCKS: usize = 6;
 
 /// Share of the block's words found in the title, 0 when the block has fewer than two words or
 /// is mostly links (a link to the article from a list of headlines).
-fn title_match(block: &Block, title: &[String]) -> f32 {
+fn title_match(block: &Block, title: &[String], needed: f32) -> f32 {
     if title.is_empty() || block.words < 2 || block.link_words * 2 > block.words {
         return 0.0;
     }
-    let mut buffer = String::new();
-    let (mut found, mut total) = (0usize, 0usize);
-    for word in word_tokens(&block.text) {
-        let lower = lower_into(word, &mut buffer);
-        total += 1;
-        found += usize::from(title.iter().any(|t| t == lower));
-    }
+    let total = word_tokens(&block.text).count();
     if total == 0 {
         return 0.0;
+    }
+    let mut buffer = String::new();
+    let (mut found, mut missed) = (0usize, 0usize);
+    for word in word_tokens(&block.text) {
+        let hit = if word.is_ascii() {
+            title.iter().any(|t| t.eq_ignore_ascii_case(word))
+        } else {
+            let lower = lower_into(word, &mut buffer);
+            title.iter().any(|t| t == lower)
+        };
+        if hit {
+            found += 1;
+        } else {
+            missed += 1;
+            // Most blocks are not the headline: stop once even a match of every word left
+            // would score below `needed`.
+            if ((total - missed) as f32 / total as f32) < needed {
+                return 0.0;
+            }
+        }
     }
     found as f32 / total as f32
 }
