@@ -2,7 +2,6 @@
 //! ancestors; the best-scored node wins, may move up to an ancestor that holds several strong
 //! candidates, and takes along the siblings that belong with it.
 
-use std::collections::HashMap;
 
 use html5ever::local_name;
 
@@ -129,23 +128,35 @@ impl<'a> NodeFacts<'a> {
             self.repeated[id as usize] = 1;
             return false;
         };
-        // (elements, of those with several blocks and a byline) per signature.
-        let mut groups: HashMap<(&str, &str), (u32, u32)> = HashMap::new();
-        for child in dom.children(parent) {
-            if let Some(sig) = signature(dom, child) {
-                let a = stats.get(child);
-                let entry = groups.entry(sig).or_default();
-                entry.0 += 1;
-                entry.1 += u32::from(a.blocks >= 2 && a.bylines > 0);
+        // The children grouped by signature (sorted, so a group is a run): a group of three or
+        // more, half of them with several blocks and a byline, is a list of repeated items.
+        let mut children: Vec<((&str, &str), NodeId)> = dom
+            .children(parent)
+            .filter_map(|child| Some((signature(dom, child)?, child)))
+            .collect();
+        children.sort_unstable();
+        for group in children.chunk_by(|a, b| a.0 == b.0) {
+            let n = group.len() as u32;
+            let with_byline = group
+                .iter()
+                .filter(|&&(_, c)| {
+                    let a = stats.get(c);
+                    a.blocks >= 2 && a.bylines > 0
+                })
+                .count() as u32;
+            let alike = n >= 3 && with_byline * 2 >= n;
+            for &(_, child) in group {
+                if let Some(slot) = self.repeated.get_mut(child as usize) {
+                    *slot = if alike && stats.get(child).blocks >= 2 { 2 } else { 1 };
+                }
             }
         }
         for child in dom.children(parent) {
-            let repeated = signature(dom, child)
-                .and_then(|sig| groups.get(&sig))
-                .is_some_and(|&(n, with_byline)| n >= 3 && with_byline * 2 >= n)
-                && stats.get(child).blocks >= 2;
-            if let Some(slot) = self.repeated.get_mut(child as usize) {
-                *slot = if repeated { 2 } else { 1 };
+            // Children without a signature (text, comments) are never repeated items.
+            if let Some(slot) = self.repeated.get_mut(child as usize)
+                && *slot == 0
+            {
+                *slot = 1;
             }
         }
         self.repeated.get(id as usize) == Some(&2)
