@@ -2,7 +2,6 @@
 //! ancestors; the best-scored node wins, may move up to an ancestor that holds several strong
 //! candidates, and takes along the siblings that belong with it.
 
-
 use html5ever::local_name;
 
 use super::hints::{self, Hint};
@@ -147,7 +146,11 @@ impl<'a> NodeFacts<'a> {
             let alike = n >= 3 && with_byline * 2 >= n;
             for &(_, child) in group {
                 if let Some(slot) = self.repeated.get_mut(child as usize) {
-                    *slot = if alike && stats.get(child).blocks >= 2 { 2 } else { 1 };
+                    *slot = if alike && stats.get(child).blocks >= 2 {
+                        2
+                    } else {
+                        1
+                    };
                 }
             }
         }

@@ -198,14 +198,18 @@ pub(super) fn looks_like_byline(block: &Block) -> bool {
             .any(|w| w.len() >= 3 && is_month_word(w))
 }
 
-/// True when the text holds " ago", "says:", "wrote:" or "posted " (ASCII case folded). One pass
+/// True when the text holds the word " ago", or "says:", "wrote:" or "posted " (ASCII case folded). One pass
 /// that looks further only where one of them may start, with no allocation: this runs for every
 /// short block of every page.
 fn has_byline_word(bytes: &[u8]) -> bool {
     (0..bytes.len()).any(|i| {
         let rest = &bytes[i..];
         match bytes[i].to_ascii_lowercase() {
-            b' ' => starts_ascii_nocase(rest, b" ago"),
+            // "ago" as a word, not the start of "agony".
+            b' ' => {
+                starts_ascii_nocase(rest, b" ago")
+                    && !rest.get(4).is_some_and(u8::is_ascii_alphabetic)
+            }
             b's' => starts_ascii_nocase(rest, b"says:"),
             b'w' => starts_ascii_nocase(rest, b"wrote:"),
             b'p' => starts_ascii_nocase(rest, b"posted "),
@@ -272,4 +276,51 @@ pub(super) fn is_paragraph_element(dom: &Dom, id: NodeId) -> bool {
                 | local_name!("address")
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::page_from_html;
+
+    /// Whether the page's one text block reads like a byline.
+    fn byline(text: &str) -> bool {
+        let page = page_from_html(&format!("<html><body><p>{text}</p></body></html>"), None);
+        looks_like_byline(&page.blocks[0])
+    }
+
+    #[test]
+    fn author_and_time_lines_are_bylines_in_any_case() {
+        for line in [
+            "By Jane Doe",
+            "BY JANE DOE",
+            "Posted 3 hours ago",
+            "posted by jane",
+            "Updated 5 MINUTES AGO",
+            "Jane Doe says:",
+            "JANE WROTE: hello",
+            "Jane said:",
+            "14:05 Jane Doe",
+            "March 3, 2019",
+            "12 SEPT 2024",
+            "3 Jan 2020",
+        ] {
+            assert!(byline(line), "{line:?} should read as a byline");
+        }
+    }
+
+    #[test]
+    fn ordinary_short_lines_and_long_ones_are_not() {
+        for line in [
+            "The mayor spoke at 3 markets",
+            "Bypass the agony",
+            "Agog at the news",
+            "Marching 4 ever",
+            "Powered by wind",
+            // Thirteen words: a sentence, not a byline, whatever it holds.
+            "By the time we got there at 14:05 the crowd had all gone home",
+        ] {
+            assert!(!byline(line), "{line:?} should not read as a byline");
+        }
+    }
 }

@@ -153,6 +153,26 @@ fn lazy_images_inside_kept_logo_outside_dropped() {
 }
 
 #[test]
+fn a_heading_with_four_of_five_words_in_the_title_is_the_headline() {
+    // 4 of 5 words is exactly the bar for a heading: the search must not give up before it.
+    let html = format!(
+        "<html><head><title>Rates rise again today</title></head><body><h1>The Paper</h1>{NAV}\
+         <div class=heading><h2>Rates rise again today, sadly</h2></div>\
+         <div class=article-body>{}</div></body></html>",
+        paragraphs(0..5)
+    );
+    let (page, x) = run(&html);
+    let headline = page
+        .blocks
+        .iter()
+        .zip(&x.labels)
+        .find(|(b, _)| b.text.starts_with("Rates rise again"))
+        .map(|(_, l)| l.reason.to_string());
+    assert_eq!(headline.as_deref(), Some("pith-page: headline"));
+    assert!(!has(&kept(&page, &x), "The Paper"));
+}
+
+#[test]
 fn headline_kept_outside_the_container() {
     let html = format!(
         "<html><head><title>Rates rise again | The Paper</title></head><body>{NAV}\
