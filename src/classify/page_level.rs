@@ -79,8 +79,42 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
         }
         let widened = widen_if_starved(page, stats, facts, first);
         let gridded = grid_if_no_article(page, stats, facts, widened);
-        drop_quoted_repeats(page, gridded)
+        let unquoted = drop_quoted_repeats(page, gridded);
+        drop_product_reviews(page, unquoted)
     })
+}
+
+/// The reason of a shop's customer review.
+const PRODUCT_REVIEW: &str = "removed: a customer review on a product's page";
+
+/// On a page that declares itself a product, drops the kept blocks inside a box whose class or
+/// id names reviews: customers' opinions of the product, in the shop's review widget, are not
+/// the product's description, however much prose they hold.
+fn drop_product_reviews(page: &Page, mut extraction: ArticleExtraction) -> ArticleExtraction {
+    let dom = &page.dom;
+    // Per node: 0 unknown, 1 not in a review box, 2 in one.
+    let mut memo: Vec<u8> = vec![0; dom.len()];
+    let headline = page_label(Verdict::Content, HEADLINE.into());
+    let reviews: Vec<usize> = page
+        .blocks
+        .iter()
+        .zip(&extraction.labels)
+        .enumerate()
+        .filter(|(_, (block, label))| {
+            label.is_content()
+                && **label != headline
+                && hints::in_named_box(dom, &mut memo, block.node, "review")
+        })
+        .map(|(index, _)| index)
+        .collect();
+    // The structured data is read only when there are reviews to drop.
+    if reviews.is_empty() || !declared::declares_product(page) {
+        return extraction;
+    }
+    for index in reviews {
+        extraction.labels[index] = page_label(Verdict::Boilerplate, PRODUCT_REVIEW.into());
+    }
+    extraction
 }
 
 /// The reason of a quotation that repeats the text of a post above it.

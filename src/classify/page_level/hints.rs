@@ -116,6 +116,51 @@ pub(super) fn names_consent(dom: &Dom, id: NodeId) -> bool {
     })
 }
 
+/// True when `node` or one of its ancestors below `<body>` has an `id` or `class` that holds
+/// `word` (lower-case ASCII, matched inside names in any case: `individual-review`,
+/// `okeReviews`). `memo` holds one entry per node (0 unknown, 1 no, 2 yes), so that a page's
+/// blocks ask each ancestor once.
+pub(super) fn in_named_box(dom: &Dom, memo: &mut [u8], node: NodeId, word: &str) -> bool {
+    let names = |id: NodeId| {
+        ["id", "class"].iter().any(|name| {
+            dom.attr(id, name).is_some_and(|value| {
+                value
+                    .as_bytes()
+                    .windows(word.len())
+                    .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+            })
+        })
+    };
+    let mut path = Vec::new();
+    let mut answer = false;
+    let mut at = Some(node);
+    while let Some(n) = at {
+        match memo.get(n as usize) {
+            Some(0) => {}
+            Some(&known) => {
+                answer = known == 2;
+                break;
+            }
+            None => break,
+        }
+        if dom.is_html(n, &local_name!("body")) || !dom.is_element(n) && n != node {
+            break;
+        }
+        path.push(n);
+        if dom.is_element(n) && names(n) {
+            answer = true;
+            break;
+        }
+        at = dom.parent(n);
+    }
+    for n in path {
+        if let Some(slot) = memo.get_mut(n as usize) {
+            *slot = if answer { 2 } else { 1 };
+        }
+    }
+    answer
+}
+
 /// Negative words that name a box's part in a template loosely (`hs_cos_wrapper_meta_field`
 /// holds a whole article body): they remove a box of short lines, not one holding paragraphs.
 pub(super) const LOOSE_WORDS: &[&str] = &["meta", "extra", "extras", "tags", "tag"];

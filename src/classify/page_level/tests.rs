@@ -846,3 +846,59 @@ fn a_declared_product_keeps_its_whole_column() {
         "{k:?}"
     );
 }
+
+/// A product page whose column ends in the shop's review widget: customers' opinions, in
+/// sentences, alike items each with a rating (no author or date line, which would make them
+/// a list of posts).
+fn product_page_with_reviews(declared: bool) -> String {
+    let ld = if declared {
+        r#"<script type="application/ld+json">{"@type":"Product","name":"Loke Jacket"}</script>"#
+    } else {
+        ""
+    };
+    let reviews: String = (0..4)
+        .map(|n| {
+            format!(
+                "<div class=individual-review><p class=rating>Rated {n} out of 5 stars</p>\
+                 <p>Review {n}: I wore this jacket on a week of rainy walks, and it kept me dry, \
+                 though the hood runs small and the zip sticks when it is cold outside.</p></div>"
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><title>Loke Jacket</title>{ld}</head><body><nav>{NAV}</nav>\
+         <main><section class=product-info><h1>Loke Jacket</h1><div class=price>$120.00</div>\
+         <div class=description>{}</div>\
+         <section class=product-reviews><h2>What customers say</h2>{reviews}</section>\
+         </section></main></body></html>",
+        paragraphs(0..3)
+    )
+}
+
+#[test]
+fn a_declared_products_customer_reviews_are_not_its_description() {
+    let (page, x) = run(&product_page_with_reviews(true));
+    let k = kept(&page, &x);
+    assert!(has(&k, "Loke Jacket") && has(&k, "Paragraph 2 "), "{k:?}");
+    assert!(!has(&k, "Review 1:") && !has(&k, "Rated 2"), "{k:?}");
+    let reason = page
+        .blocks
+        .iter()
+        .zip(&x.labels)
+        .find(|(b, _)| b.text.starts_with("Review 1:"))
+        .map(|(_, l)| l.reason.to_string());
+    assert_eq!(
+        reason.as_deref(),
+        Some("pith-page: removed: a customer review on a product's page")
+    );
+    // A page that does not call itself a product keeps what the extraction chose.
+    let (page, x) = run(&product_page_with_reviews(false));
+    let k = kept(&page, &x);
+    assert!(
+        page.blocks
+            .iter()
+            .zip(&x.labels)
+            .all(|(_, l)| !l.reason.to_string().contains("customer review")),
+        "{k:?}"
+    );
+}
