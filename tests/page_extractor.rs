@@ -44,8 +44,9 @@ fn the_default_does_not_lose_to_the_page_level_extractor_and_few_pages_vanish() 
 /// page's prose region); articles 0.933, forums 0.605. Raised after grids, second readings and
 /// the declared body: 0.797, 27 pages, articles 0.940, forums 0.698; after indexes of links keep
 /// their links: 0.8169, 22 pages, articles 0.950, forums 0.732; after quoted repeats, forum
-/// signatures and a declared product's column: 0.8209, 19 pages, articles 0.950, forums 0.743.
-/// The floors: the mean less 0.003,
+/// signatures and a declared product's column: 0.8209, 19 pages, articles 0.950, forums 0.743;
+/// after a declared product's reviews go: 0.8221, 19 pages, products 0.649. The floors: the mean
+/// less 0.003,
 /// at most 2 more vanished pages than measured, articles at the bar (0.93).
 #[test]
 fn every_wcxb_page_is_scored_and_few_come_out_blank() {
@@ -57,7 +58,7 @@ fn every_wcxb_page_is_scored_and_few_come_out_blank() {
         "wcxb-dev400: pith {:.4}, vanished {}",
         summary.overall.f1, summary.overall.vanished
     );
-    assert!(summary.overall.f1 >= 0.817, "{:.4}", summary.overall.f1);
+    assert!(summary.overall.f1 >= 0.819, "{:.4}", summary.overall.f1);
     assert!(
         summary.overall.vanished <= 21,
         "{} pages vanished",
@@ -70,7 +71,13 @@ fn every_wcxb_page_is_scored_and_few_come_out_blank() {
             .map(|(_, _, m)| m.f1)
             .unwrap_or_default()
     };
-    println!("articles {:.4}, forums {:.4}", f1("article"), f1("forum"));
+    println!(
+        "articles {:.4}, forums {:.4}, products {:.4}",
+        f1("article"),
+        f1("forum"),
+        f1("product")
+    );
     assert!(f1("article") >= 0.930, "articles {:.4}", f1("article"));
     assert!(f1("forum") >= 0.740, "forums {:.4}", f1("forum"));
+    assert!(f1("product") >= 0.646, "products {:.4}", f1("product"));
 }
