@@ -77,13 +77,13 @@ impl Engine {
     /// Parses the document and, when it has a URL, inserts its block hashes into its site's tree
     /// (before any classification, as the paper does). A within-domain duplicate is not counted.
     pub fn ingest(&self, store: &mut Store, doc: &Document<'_>) -> Result<Ingested, ExtractError> {
-        let mut opened = self.reopen(doc, None)?;
+        let mut opened = self.parse(doc, None)?;
         self.insert(store, &mut opened, doc.time)?;
         Ok(opened)
     }
 
     /// The second half of [`Engine::ingest`]: inserts a parsed document (from
-    /// [`Engine::reopen`] with no tree document) into its site's tree, recording its tree
+    /// [`Engine::parse`] with no tree document) into its site's tree, recording its tree
     /// document and whether it was a duplicate. Apart so that a refresh parses pages in
     /// parallel and only the insert waits for the database.
     pub fn insert(
@@ -122,10 +122,12 @@ impl Engine {
         Ok(())
     }
 
-    /// Re-opens a document that was ingested earlier (its stored bytes and its tree document)
-    /// without counting it again, so that it can be classified with what its site's tree knows
-    /// now: labels are never frozen when a page arrives.
-    pub fn reopen(
+    /// Parses a document (its page, pith's page-level extraction, its URL key) without touching
+    /// the tree. `tree_doc` is its document in its site's tree: `None` for a page not inserted
+    /// yet (then [`Engine::insert`] counts it), or the document of a page ingested earlier, which
+    /// is parsed again from its stored bytes and not counted again, so that it is classified with
+    /// what its site's tree knows now: labels are never frozen when a page arrives.
+    pub fn parse(
         &self,
         doc: &Document<'_>,
         tree_doc: Option<DocId>,

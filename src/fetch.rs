@@ -1,8 +1,7 @@
 //! The HTTP client: bounded bodies, redirects followed by hand (so that every hop is checked and the
-//! response URL is known), conditional GET, and politeness per host: at most a few connections to
-//! one host, a pause between requests, and a server's `Retry-After` honoured. Knows nothing of SQL.
+//! response URL is known), conditional GET, and every request started only when its host's
+//! politeness allows ([`crate::politeness`] holds the rules). Knows nothing of SQL.
 
-use std::collections::HashMap;
 use std::io::Read;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
@@ -10,6 +9,7 @@ use std::time::{Duration, Instant, SystemTime};
 use url::Url;
 
 use crate::limits;
+use crate::politeness::{HostBook, Start};
 
 /// The User-Agent pith sends: its name, version and where it comes from, so that a site owner can
 /// tell what is asking.
@@ -152,7 +152,7 @@ pub fn sniffs_as_html(body: &[u8]) -> bool {
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum FetchError {
     /// Not a URL.
-    #[error("not a valid URL: {0}")]
+    #[error("not a valid URL ({0})")]
     BadUrl(String),
     /// Only http and https are fetched.
     #[error("unsupported URL scheme {0:?} (only http and https)")]
@@ -241,19 +241,12 @@ pub fn human_bytes(n: u64) -> String {
     }
 }
 
-#[derive(Debug)]
-struct HostState {
-    active: usize,
-    next_start: Instant,
-    /// A Retry-After too long to wait: requests fail fast until then.
-    deferred_until: Option<Instant>,
-}
-
 /// The HTTP client, shared by all workers of a refresh (it is `Sync`).
 pub struct Fetcher {
     agent: ureq::Agent,
     config: FetchConfig,
-    hosts: Mutex<HashMap<String, HostState>>,
+    /// Politeness: every host's connections, pauses and deferrals.
+    hosts: Mutex<HostBook>,
     host_freed: Condvar,
 }
 
@@ -265,11 +258,7 @@ struct HostPermit<'a> {
 
 impl Drop for HostPermit<'_> {
     fn drop(&mut self) {
-        let mut hosts = self.fetcher.lock_hosts();
-        if let Some(state) = hosts.get_mut(&self.host) {
-            state.active = state.active.saturating_sub(1);
-        }
-        drop(hosts);
+        self.fetcher.lock_hosts().finish(&self.host);
         self.fetcher.host_freed.notify_all();
     }
 }
@@ -297,8 +286,11 @@ impl Fetcher {
             .build();
         Fetcher {
             agent: agent_config.new_agent(),
+            hosts: Mutex::new(HostBook::new(
+                config.per_host_connections,
+                config.host_delay,
+            )),
             config,
-            hosts: Mutex::new(HashMap::new()),
             host_freed: Condvar::new(),
         }
     }
@@ -308,76 +300,42 @@ impl Fetcher {
         &self.config
     }
 
-    fn lock_hosts(&self) -> MutexGuard<'_, HashMap<String, HostState>> {
+    fn lock_hosts(&self) -> MutexGuard<'_, HostBook> {
         // A worker that panicked while holding the lock left plain counters behind; they are
         // still usable, so poisoning is ignored.
         self.hosts.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// When a request to `host` could start: `None` when now, else the instant (an estimate when
-    /// the host's connections are all busy). Lets a scheduler pick work for idle hosts first.
-    pub fn host_ready_at(&self, host: &str) -> Option<Instant> {
-        let hosts = self.lock_hosts();
-        let state = hosts.get(host)?;
-        let now = Instant::now();
-        if state.deferred_until.is_some_and(|t| t > now) {
-            return None; // fails fast, costs nothing
-        }
-        if state.active >= self.config.per_host_connections.max(1) {
-            return Some(now + self.config.host_delay.max(Duration::from_millis(10)));
-        }
-        (state.next_start > now).then_some(state.next_start)
+    /// When a request to `host` could start, asked at `now` ([`HostBook::ready_at`]): lets a
+    /// scheduler pick work for ready hosts first.
+    pub fn host_ready_at(&self, host: &str, now: Instant) -> Option<Instant> {
+        self.lock_hosts().ready_at(host, now)
     }
 
+    /// Waits until the host lets a request start ([`HostBook::try_start`]).
     fn acquire(&self, host: &str) -> Result<HostPermit<'_>, FetchError> {
         let mut hosts = self.lock_hosts();
         loop {
             let now = Instant::now();
-            let state = hosts.entry(host.to_string()).or_insert(HostState {
-                active: 0,
-                next_start: now,
-                deferred_until: None,
-            });
-            if let Some(until) = state.deferred_until {
-                if until > now {
-                    return Err(FetchError::HostDeferred);
+            hosts = match hosts.try_start(host, now) {
+                Start::Now => {
+                    return Ok(HostPermit {
+                        fetcher: self,
+                        host: host.to_string(),
+                    });
                 }
-                state.deferred_until = None;
-            }
-            let wait = if state.active >= self.config.per_host_connections.max(1) {
-                None
-            } else if state.next_start > now {
-                Some(state.next_start - now)
-            } else {
-                state.active += 1;
-                state.next_start = now + self.config.host_delay;
-                return Ok(HostPermit {
-                    fetcher: self,
-                    host: host.to_string(),
-                });
-            };
-            hosts = match wait {
-                Some(d) => {
+                Start::Deferred => return Err(FetchError::HostDeferred),
+                Start::At(t) => {
                     self.host_freed
-                        .wait_timeout(hosts, d)
+                        .wait_timeout(hosts, t.saturating_duration_since(now))
                         .unwrap_or_else(|e| e.into_inner())
                         .0
                 }
-                None => self
+                Start::WhenFreed => self
                     .host_freed
                     .wait(hosts)
                     .unwrap_or_else(|e| e.into_inner()),
             };
-        }
-    }
-
-    fn hold_host(&self, host: &str, until: Instant, defer: bool) {
-        let mut hosts = self.lock_hosts();
-        if let Some(state) = hosts.get_mut(host) {
-            state.next_start = state.next_start.max(until);
-            if defer {
-                state.deferred_until = Some(until);
-            }
         }
     }
 
@@ -390,19 +348,23 @@ impl Fetcher {
                     status,
                     retry_after_secs,
                 }) => {
-                    let wait = Duration::from_secs(retry_after_secs);
                     let host = Url::parse(req.url)
                         .map(|u| host_key(&u))
                         .unwrap_or_default();
-                    if retried || wait > self.config.max_retry_wait {
-                        self.hold_host(&host, Instant::now() + wait, true);
+                    // A short wait: every request to the host waits with us, then one retry.
+                    let wait_out = self.lock_hosts().retry_after(
+                        &host,
+                        Instant::now(),
+                        Duration::from_secs(retry_after_secs),
+                        self.config.max_retry_wait,
+                        retried,
+                    );
+                    if !wait_out {
                         return Err(FetchError::RetryAfter {
                             status,
                             retry_after_secs,
                         });
                     }
-                    // A short wait: every request to the host waits with us, then one retry.
-                    self.hold_host(&host, Instant::now() + wait, false);
                     retried = true;
                 }
                 other => return other,
@@ -518,7 +480,7 @@ fn parse_http_url(s: &str) -> Result<Url, FetchError> {
     if s.len() > limits::MAX_URL_LEN {
         return Err(too_long(s.len()));
     }
-    let url = Url::parse(s.trim()).map_err(|e| FetchError::BadUrl(format!("{s}: {e}")))?;
+    let url = Url::parse(s.trim()).map_err(|e| FetchError::BadUrl(e.to_string()))?;
     check_scheme(&url)?;
     Ok(url)
 }

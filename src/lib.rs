@@ -17,6 +17,7 @@ pub mod fetch;
 pub mod limits;
 pub mod outline;
 pub mod page;
+pub mod politeness;
 pub mod reading;
 pub mod refresh;
 pub mod safety;

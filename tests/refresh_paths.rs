@@ -872,7 +872,7 @@ fn past_the_held_bytes_limit_no_new_feed_starts() {
         .collect();
     let held: usize = bodies
         .iter()
-        .map(|b| PageBytes::compress(b.as_bytes()).unwrap().compressed_len())
+        .map(|b| PageBytes::compress(b.as_bytes()).unwrap().stored_len())
         .sum();
     assert!(
         held > limits::MAX_REFRESH_HELD_BYTES,

@@ -36,8 +36,8 @@ use std::fmt::Write as _;
 use std::io::Read;
 
 use crate::classify::{Label, Reason};
+use crate::page::markup::{Link, ListMarker, block_links, list_markers};
 use crate::page::{self, BlockHash, BlockKind, Page};
-use crate::reading::{Link, ListMarker, block_links, list_markers};
 use crate::store::{ItemId, PageBytes, Store, StoreError};
 
 /// The first byte of a record written now.

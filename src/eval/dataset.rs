@@ -44,18 +44,18 @@ pub struct DatasetPage {
 impl DatasetPage {
     /// Reads the recorded page bytes (in their original encoding).
     pub fn read_html(&self) -> Result<Vec<u8>, DatasetError> {
-        std::fs::read(&self.html).map_err(|source| DatasetError::ReadFile {
+        std::fs::read(&self.html).map_err(|error| DatasetError::ReadFile {
             path: self.html.clone(),
-            source,
+            error,
         })
     }
 
     /// Reads the gold text. The datasets promise UTF-8; stray invalid bytes are replaced rather than
     /// failing the page, because scoring only looks at word tokens.
     pub fn read_gold(&self) -> Result<String, DatasetError> {
-        let bytes = std::fs::read(&self.gold).map_err(|source| DatasetError::ReadFile {
+        let bytes = std::fs::read(&self.gold).map_err(|error| DatasetError::ReadFile {
             path: self.gold.clone(),
-            source,
+            error,
         })?;
         Ok(match String::from_utf8(bytes) {
             Ok(text) => text,
@@ -86,20 +86,20 @@ pub struct Manifest {
 #[derive(Debug, Error)]
 pub enum DatasetError {
     /// The manifest file is missing or unreadable.
-    #[error("cannot read dataset manifest {path}: {source}")]
+    #[error("cannot read dataset manifest {path}: {error}")]
     ReadManifest {
         /// The manifest's path.
         path: PathBuf,
         /// The underlying I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A page's html or gold file is missing or unreadable.
-    #[error("cannot read dataset file {path}: {source}")]
+    #[error("cannot read dataset file {path}: {error}")]
     ReadFile {
         /// The file's path.
         path: PathBuf,
         /// The underlying I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 
@@ -130,9 +130,9 @@ struct RawPage {
 /// manifest file is an error.
 pub fn read_manifest(dir: &Path) -> Result<Manifest, DatasetError> {
     let path = dir.join(MANIFEST_FILE);
-    let bytes = std::fs::read(&path).map_err(|source| DatasetError::ReadManifest {
+    let bytes = std::fs::read(&path).map_err(|error| DatasetError::ReadManifest {
         path: path.clone(),
-        source,
+        error,
     })?;
     Ok(parse_manifest(dir, &bytes))
 }

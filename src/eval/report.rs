@@ -215,12 +215,12 @@ pub struct CumulativeF1 {
 #[derive(Debug, Error)]
 pub enum ReportError {
     /// Creating or writing a file failed.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {error}")]
     Io {
         /// The file being written.
         path: PathBuf,
         /// The underlying I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// Drawing or encoding the plot failed.
     #[error("cannot plot {path}: {message}")]
@@ -488,9 +488,9 @@ fn write_file(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> Result<(), ReportError> {
-    let io = |source| ReportError::Io {
+    let io = |error| ReportError::Io {
         path: path.to_owned(),
-        source,
+        error,
     };
     let mut file = BufWriter::new(File::create(path).map_err(io)?);
     write(&mut file).map_err(io)?;
@@ -613,11 +613,11 @@ pub fn plot_cumulative_png(
         let _ = std::fs::remove_file(&temp);
         return Err(plot_error(message));
     }
-    std::fs::rename(&temp, path).map_err(|source| {
+    std::fs::rename(&temp, path).map_err(|error| {
         let _ = std::fs::remove_file(&temp);
         ReportError::Io {
             path: path.to_owned(),
-            source,
+            error,
         }
     })
 }

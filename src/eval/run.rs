@@ -98,12 +98,12 @@ pub enum EvalError {
     #[error(transparent)]
     Report(#[from] ReportError),
     /// Writing a page's extracted text failed.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {error}")]
     Write {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 
@@ -154,7 +154,7 @@ pub fn run(
             .chain(options.peers.iter().map(|p| p.name.to_owned()));
         for method in names {
             let path = out.join(method);
-            std::fs::create_dir_all(&path).map_err(|source| EvalError::Write { path, source })?;
+            std::fs::create_dir_all(&path).map_err(|error| EvalError::Write { path, error })?;
         }
     }
     run.method_times = vec![Duration::ZERO; options.methods.len()];
@@ -280,14 +280,14 @@ fn insert_page(
     Ok(ingested.doc)
 }
 
-/// Classifies one page with every method and scores it. `reopen` is `Some(tree document)` when the
+/// Classifies one page with every method and scores it. `reread` is `Some(tree document)` when the
 /// page was inserted earlier (reread mode): it is then parsed again and not counted twice.
 fn run_page(
     store: &mut Store,
     engine: &Engine,
     page: &DatasetPage,
     time: i64,
-    reopen: Option<Option<DocId>>,
+    reread: Option<Option<DocId>>,
     options: &EvalOptions,
     run: &mut EvalRun,
 ) -> Result<(), PageProblem> {
@@ -299,7 +299,7 @@ fn run_page(
         .map_err(|e| PageProblem::Skip(e.to_string()))?;
     let mut scorer = score::Scorer::new(&gold);
     let started = Instant::now();
-    let ingested: Ingested = match reopen {
+    let ingested: Ingested = match reread {
         None => ingest(store, engine, page, &bytes, time, run)?,
         Some(doc) => {
             let url = if doc.is_some() {
@@ -316,7 +316,7 @@ fn run_page(
                 entry_text: None,
             };
             engine
-                .reopen(&document, doc)
+                .parse(&document, doc)
                 .map_err(|e| PageProblem::Fatal(e.into()))?
         }
     };
@@ -345,7 +345,7 @@ fn run_page(
     for (method, text) in names.iter().zip(texts) {
         if let Some(out) = &options.out {
             let path = out.join(method).join(format!("{}.txt", page.id));
-            std::fs::write(&path, &text).map_err(|source| EvalError::Write { path, source })?;
+            std::fs::write(&path, &text).map_err(|error| EvalError::Write { path, error })?;
         }
         run.results.push(PageResult {
             id: page.id.clone(),

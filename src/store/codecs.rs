@@ -15,7 +15,8 @@ use crate::page::BlockHash;
 /// memory.
 #[derive(Debug, Clone)]
 pub struct PageBytes {
-    compressed: Vec<u8>,
+    /// The bytes as stored: an LZ4 page (header and block), or bytes kept as they are.
+    stored: Vec<u8>,
     len: usize,
 }
 
@@ -35,7 +36,7 @@ impl PageBytes {
         // compressed pages while they wait, so give the rest back.
         compressed.shrink_to_fit();
         Ok(PageBytes {
-            compressed,
+            stored: compressed,
             len: raw.len(),
         })
     }
@@ -45,13 +46,13 @@ impl PageBytes {
     pub fn kept(bytes: Vec<u8>) -> PageBytes {
         PageBytes {
             len: bytes.len(),
-            compressed: bytes,
+            stored: bytes,
         }
     }
 
     /// The raw bytes again (of a page from [`PageBytes::compress`]).
     pub fn decompress(&self) -> Result<Vec<u8>, StoreError> {
-        decompress(&self.compressed, self.len)
+        decompress(&self.stored, self.len)
     }
 
     /// The raw length.
@@ -59,14 +60,14 @@ impl PageBytes {
         self.len
     }
 
-    /// The compressed length (what it costs in memory).
-    pub fn compressed_len(&self) -> usize {
-        self.compressed.len()
+    /// The stored length (what it costs in memory).
+    pub fn stored_len(&self) -> usize {
+        self.stored.len()
     }
 
     /// The bytes as the database keeps them.
     pub fn stored(&self) -> &[u8] {
-        &self.compressed
+        &self.stored
     }
 }
 

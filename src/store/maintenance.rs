@@ -84,9 +84,9 @@ pub(super) fn check_on_open(conn: Connection, path: &Path) -> Result<Connection,
             drop(conn);
             Err(move_damaged(path, e.to_string()))
         }
-        Err(source) => Err(StoreError::Open {
+        Err(error) => Err(StoreError::Open {
             path: path.to_path_buf(),
-            source,
+            error,
         }),
     }
 }

@@ -1,6 +1,6 @@
 //! The one place with SQL: pith's SQLite database (schema in `schema.sql`), its upgrades, and the
 //! transactions that keep it consistent. One file per entity: feeds, entries, items, pages,
-//! images, search, pins, the URL Tree (`tree`), the window's lists (`ui`), backups
+//! images, search, pins, the URL Tree (`tree`), item lists' rows (`item_rows`), backups
 //! (`maintenance`), and the store's own binary forms (`codecs`). The store keeps bytes and counts:
 //! what the engine's blobs mean (an article's record of labelled blocks, a site's memory) is
 //! decided in `classify`, which nothing here imports.
@@ -17,13 +17,13 @@ mod codecs;
 mod entries;
 mod feeds;
 mod images;
+mod item_rows;
 mod items;
 mod maintenance;
 mod pages;
 mod pins;
 mod search;
 mod tree;
-mod ui;
 
 pub use maintenance::{Restored, restore, verify_backup};
 
@@ -32,12 +32,12 @@ pub(crate) use codecs::{hash_to_sql, pack_hashes, unpack_hashes};
 pub use entries::EntryRef;
 pub use feeds::{FeedId, FeedInfo};
 pub use images::{NewImage, StoredImage};
+pub use item_rows::ItemRow;
 pub use items::{ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewItem, Stored};
 pub use pages::StoredPage;
 pub use pins::{Pin, PinVerdict};
 pub use search::SearchHit;
 pub use tree::{CountsAt, DocId, MemoryRead, MemoryRecord, TreeDocument, TreeInsert, TreeNodeInfo};
-pub use ui::ItemRow;
 
 const SCHEMA_SQL: &str = include_str!("../../schema.sql");
 
@@ -70,12 +70,13 @@ const MIGRATIONS: &[&str] = &[
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// The database file could not be opened or initialised.
-    #[error("cannot open database {path}: {source}")]
+    #[error("cannot open database {path}: {error}")]
     Open {
         /// The file.
         path: PathBuf,
-        /// What SQLite said.
-        source: rusqlite::Error,
+        /// What SQLite said (in the message, and so not also a `source`: a chain printed whole
+        /// would say it twice).
+        error: rusqlite::Error,
     },
     /// The file was written by a newer pith whose schema this build does not know.
     #[error(
@@ -126,9 +127,15 @@ pub enum StoreError {
     /// A backup or restore could not be done.
     #[error("{0}")]
     Maintenance(String),
-    /// Any other SQLite error.
+    /// Any other SQLite error (in the message, and so not also a `source`).
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite(e)
+    }
 }
 
 /// An open pith database.
@@ -143,9 +150,9 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the database at `path`, in WAL mode, upgrading its schema.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let open_err = |source| StoreError::Open {
+        let open_err = |error| StoreError::Open {
             path: path.to_path_buf(),
-            source,
+            error,
         };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
             && !dir.is_dir()

@@ -31,7 +31,7 @@ fn labelled_page() -> (Page, Vec<Label>, Vec<Label>) {
 /// What a page's record must read back as, built from the page directly.
 fn expected(page: &Page, labels: &[Label], page_level: Option<&[Label]>) -> Vec<LabelledBlock> {
     let base = url::Url::parse(URL).ok();
-    let markers = crate::reading::list_markers(page);
+    let markers = crate::page::markup::list_markers(page);
     page.blocks
         .iter()
         .zip(labels)
@@ -49,7 +49,7 @@ fn expected(page: &Page, labels: &[Label], page_level: Option<&[Label]>) -> Vec<
                 alt: b.image.as_ref().map(|i| i.alt.clone()).unwrap_or_default(),
                 list_marker: markers[i],
                 links: if l.is_content() {
-                    crate::reading::block_links(page, b, base.as_ref())
+                    crate::page::markup::block_links(page, b, base.as_ref())
                 } else {
                     Vec::new()
                 },

@@ -1,11 +1,11 @@
-//! The window's queries: what its lists need in one statement each, so a list of 100,000 items
-//! loads in one pass instead of one query per row.
+//! Item lists' rows: just what a list draws of each item (title, first feed, date, flags), in one
+//! statement per list, so a list of 100,000 items loads in one pass instead of one query per row.
 
 use rusqlite::params;
 
 use super::{ItemFilter, ItemId, Store, StoreError};
 
-/// One row of the window's item list: just what the list draws.
+/// One row of an item list: just what the list draws.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ItemRow {
     /// The item.

@@ -1,0 +1,258 @@
+//! Element classes. Every HTML element is exactly one of: inline (does not split a block),
+//! skipped (contributes nothing, and does not split either: it renders no text box), or
+//! block-level (splits). Block-level is the default, so unknown and custom elements
+//! (`<my-widget>`) split blocks: a wrong split costs less than text of two regions run together.
+//! Hidden elements (and the hidden parts that are page text all the same) are told here too.
+
+use html5ever::{LocalName, local_name};
+
+use super::BlockKind;
+use crate::dom::{Dom, NodeId};
+
+/// Inline elements: text inside them continues the surrounding block. `<img>`, `<picture>` and
+/// `<br>` are listed here too; they are handled on their own (image blocks, line breaks).
+pub(super) fn is_inline(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("a")
+            | local_name!("abbr")
+            | local_name!("acronym")
+            | local_name!("applet")
+            | local_name!("b")
+            | local_name!("bdi")
+            | local_name!("bdo")
+            | local_name!("big")
+            | local_name!("blink")
+            | local_name!("br")
+            | local_name!("cite")
+            | local_name!("code")
+            | local_name!("data")
+            | local_name!("del")
+            | local_name!("dfn")
+            | local_name!("em")
+            | local_name!("font")
+            | local_name!("i")
+            | local_name!("img")
+            | local_name!("input")
+            | local_name!("ins")
+            | local_name!("kbd")
+            | local_name!("label")
+            | local_name!("mark")
+            | local_name!("meter")
+            | local_name!("nobr")
+            | local_name!("object")
+            | local_name!("output")
+            | local_name!("picture")
+            | local_name!("progress")
+            | local_name!("q")
+            | local_name!("rb")
+            | local_name!("rp")
+            | local_name!("rt")
+            | local_name!("rtc")
+            | local_name!("ruby")
+            | local_name!("s")
+            | local_name!("samp")
+            | local_name!("small")
+            | local_name!("source")
+            | local_name!("span")
+            | local_name!("strike")
+            | local_name!("strong")
+            | local_name!("sub")
+            | local_name!("sup")
+            | local_name!("time")
+            | local_name!("tt")
+            | local_name!("u")
+            | local_name!("var")
+            | local_name!("wbr")
+    )
+}
+
+/// Elements whose contents are not page text: code, styles, embedded documents and media, form
+/// widgets whose text is option lists, and metadata.
+///
+/// `<object>` and `<applet>` are not here: their children are the fallback a browser shows when
+/// the plugin is missing, which for Flash and Java is always now (in cleanportaleval, msnbc's
+/// video captions, part of the gold text, sit inside `<object>`). `<video>`, `<audio>` and
+/// `<canvas>` fallbacks, by contrast, only show in browsers too old to matter.
+pub(super) fn is_skipped(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("script")
+            | local_name!("style")
+            | local_name!("noscript")
+            | local_name!("template")
+            | local_name!("svg")
+            | local_name!("math")
+            | local_name!("iframe")
+            | local_name!("frame")
+            | local_name!("frameset")
+            | local_name!("noframes")
+            | local_name!("embed")
+            | local_name!("noembed")
+            | local_name!("canvas")
+            | local_name!("audio")
+            | local_name!("video")
+            | local_name!("select")
+            | local_name!("datalist")
+            | local_name!("textarea")
+            | local_name!("link")
+            | local_name!("meta")
+            | local_name!("base")
+            | local_name!("param")
+            | local_name!("track")
+    )
+}
+
+/// Block-level elements pith knows by name, for documentation and for callers; every element
+/// that is neither [inline](is_inline_element) nor skipped splits blocks, listed here or not.
+pub const BLOCK_LEVEL_ELEMENTS: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "button",
+    "caption",
+    "center",
+    "col",
+    "colgroup",
+    "dd",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hgroup",
+    "hr",
+    "html",
+    "legend",
+    "li",
+    "listing",
+    "main",
+    "marquee",
+    "menu",
+    "nav",
+    "ol",
+    "optgroup",
+    "option",
+    "p",
+    "plaintext",
+    "pre",
+    "search",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "title",
+    "tr",
+    "ul",
+    "xmp",
+];
+
+/// True when an HTML element of this local name continues the surrounding block.
+pub fn is_inline_element(name: &str) -> bool {
+    is_inline(&LocalName::from(name))
+}
+
+/// True when an HTML element of this local name contributes no text (script, style, media…).
+pub fn is_skipped_element(name: &str) -> bool {
+    is_skipped(&LocalName::from(name))
+}
+
+/// The kind an element gives the text directly inside it, before inheritance (see
+/// [`BlockBuilder::open_block`]).
+pub(super) fn own_kind(name: &LocalName) -> BlockKind {
+    match *name {
+        local_name!("h1") => BlockKind::Heading(1),
+        local_name!("h2") => BlockKind::Heading(2),
+        local_name!("h3") => BlockKind::Heading(3),
+        local_name!("h4") => BlockKind::Heading(4),
+        local_name!("h5") => BlockKind::Heading(5),
+        local_name!("h6") => BlockKind::Heading(6),
+        local_name!("p") => BlockKind::Paragraph,
+        local_name!("li") | local_name!("dt") | local_name!("dd") => BlockKind::ListItem,
+        local_name!("blockquote") => BlockKind::Quote,
+        local_name!("pre") | local_name!("listing") | local_name!("xmp") => BlockKind::Preformatted,
+        local_name!("td") | local_name!("th") => BlockKind::TableCell,
+        local_name!("figcaption") | local_name!("caption") => BlockKind::Caption,
+        _ => BlockKind::Other,
+    }
+}
+
+/// True for elements a browser hides (see [`is_hidden`]), for classifiers that walk the DOM
+/// themselves and must leave out what the block builder leaves out.
+pub(crate) fn is_hidden_element(dom: &Dom, id: NodeId) -> bool {
+    dom.local_name(id)
+        .is_some_and(|name| is_hidden(dom, id, name))
+}
+
+/// True for elements that no text box is made for: the `hidden` attribute, a closed
+/// `<dialog>`, or an inline style with `display:none` / `visibility:hidden`.
+///
+/// One `hidden` element is shown: React's streamed server rendering sends a suspended part of
+/// the page as `<div hidden id="S:3">` at the end of the body, and its inline script moves it
+/// in place of `<template id="B:3">` at once. Pages built that way (Next.js among them) hold
+/// their whole content there.
+pub(super) fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
+    let mut style = None;
+    for (attr, value) in dom.attrs(id) {
+        match *attr {
+            local_name!("hidden") => {
+                return !is_streamed_part(dom, id, name) && !is_folded_panel(dom, id);
+            }
+            local_name!("style") => style = Some(value.as_str()),
+            _ => {}
+        }
+    }
+    if *name == local_name!("dialog") && dom.attr(id, "open").is_none() {
+        return true;
+    }
+    if is_folded_panel(dom, id) {
+        return false;
+    }
+    style.is_some_and(|style| {
+        let compact: String = style
+            .chars()
+            .filter(|c| !c.is_ascii_whitespace())
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        compact.contains("display:none") || compact.contains("visibility:hidden")
+    })
+}
+
+/// True for the folded panel of an accordion (WAI-ARIA's pattern: `role="region"` and
+/// `aria-labelledby` naming the heading button that opens it). Its text is the page's own,
+/// folded away until the reader asks, and a reading pane shows it unfolded.
+pub(super) fn is_folded_panel(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, "role")
+        .is_some_and(|r| r.trim().eq_ignore_ascii_case("region"))
+        && dom.attr(id, "aria-labelledby").is_some()
+}
+
+/// True for `<div hidden id="S:N">`, a part of the page that React's streaming renderer sends
+/// late and reveals with script (see [`is_hidden`]).
+pub(super) fn is_streamed_part(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
+    *name == local_name!("div")
+        && dom.attr(id, "id").is_some_and(|i| {
+            i.strip_prefix("S:")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+}

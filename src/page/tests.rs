@@ -1,0 +1,447 @@
+use super::images::largest_srcset_candidate;
+use super::*;
+use crate::limits::{MAX_BLOCK_CHARS, MAX_BLOCKS, MAX_TAG_PATH_ELEMENTS};
+
+fn page(html: &str) -> Page {
+    page_from_html(html, None)
+}
+
+fn texts(page: &Page) -> Vec<&str> {
+    page.blocks.iter().map(|b| b.text.as_str()).collect()
+}
+
+#[test]
+fn inline_tags_do_not_split() {
+    let p = page("<p>Hello <b>bold</b> <a href=x>link</a> world</p>");
+    assert_eq!(texts(&p), ["Hello bold link world"]);
+    let b = &p.blocks[0];
+    assert_eq!((b.words, b.link_words), (4, 1));
+    assert_eq!(b.kind, BlockKind::Paragraph);
+    assert!((b.link_density() - 0.25).abs() < 1e-6);
+
+    let p = page("<p>Hello <b>bold</b> <a href=x>two links</a> world</p>");
+    assert_eq!((p.blocks[0].words, p.blocks[0].link_words), (5, 2));
+    // An anchor without href is not a link.
+    let p = page("<p>Hello <a name=x>anchor</a></p>");
+    assert_eq!(p.blocks[0].link_words, 0);
+    // Inline tags inside a word do not split it.
+    let p = page("<p>foo<b>bar</b> baz</p>");
+    assert_eq!(texts(&p), ["foobar baz"]);
+    assert_eq!(p.blocks[0].words, 2);
+}
+
+#[test]
+fn block_tags_split() {
+    let p = page("<div>a<div>b</div>c</div>");
+    assert_eq!(texts(&p), ["a", "b", "c"]);
+    let outer = p.blocks[0].node;
+    assert_eq!(p.blocks[2].node, outer);
+    assert_ne!(p.blocks[1].node, outer);
+    assert_eq!(
+        p.blocks.iter().map(|b| b.position).collect::<Vec<_>>(),
+        [0, 1, 2]
+    );
+    // Unknown and custom elements split; <hr> splits.
+    let p = page("<body>a<my-widget>b</my-widget>c<hr>d<span>e</span>");
+    assert_eq!(texts(&p), ["a", "b", "c", "de"]);
+    // Empty blocks are dropped.
+    let p = page("<div> </div><div>\u{a0}</div><p>x</p>");
+    assert_eq!(texts(&p), ["x"]);
+}
+
+#[test]
+fn double_br_splits() {
+    let p = page("<div>one<br>still one<br> <br>two<br><br><br>three</div>");
+    assert_eq!(texts(&p), ["one still one", "two", "three"]);
+    let p = page("<div>a<br><b></b>\n<br>b</div>");
+    assert_eq!(texts(&p), ["a", "b"]);
+}
+
+#[test]
+fn scripts_styles_and_hidden_contribute_nothing() {
+    let p = page(
+        "<head><style>p{}</style><script>var x=1</script></head><body>\
+         <p>a<script>document.write('x')</script>b</p>\
+         <noscript>enable js</noscript><template><p>tpl</p></template>\
+         <div hidden>hidden</div><div style='DISPLAY: none !important'>none</div>\
+         <p style='visibility:hidden'>invisible</p><svg><text>drawing</text></svg>\
+         <select><option>choice</option></select><textarea>typed</textarea>\
+         <iframe>frame</iframe><dialog>closed</dialog><dialog open>open</dialog>\
+         <p style='color:red'>shown</p>",
+    );
+    assert_eq!(texts(&p), ["ab", "open", "shown"]);
+}
+
+#[test]
+fn a_page_that_draws_its_text_with_script_is_read_from_its_noscript() {
+    let post = |n: usize| {
+        format!(
+            "<div class=post><p>Post {n} of the thread, written by a member in full \
+             sentences, with a question, an answer or an opinion about the topic.</p></div>"
+        )
+    };
+    let posts: String = (0..8).map(post).collect();
+    let html = format!(
+        "<body><section id=splash>Loading…</section>\
+         <noscript data-path=/t/1><div id=main-outlet>{posts}</div></noscript>\
+         <noscript><img src=/pixel.gif></noscript></body>"
+    );
+    let p = page(&html);
+    let posts_read = texts(&p).iter().filter(|t| t.starts_with("Post ")).count();
+    assert_eq!(posts_read, 8, "{:?}", texts(&p));
+    // The same noscript beside a page that shows its text stays unread.
+    let shown = page(&format!("<body>{posts}<noscript>{posts}</noscript></body>"));
+    assert_eq!(shown.blocks.len(), 8, "{:?}", texts(&shown));
+}
+
+#[test]
+fn a_title_that_is_never_closed_does_not_swallow_the_page() {
+    let story = "<p>The match ended in a draw after a long and tense evening, and the \
+                 manager said his side had deserved more from the game.</p>";
+    let html = format!(
+        "<html><head><title>BBC SPORT library-->\n<script src=x.js></script></head>\
+         <body>{}</body></html>",
+        story.repeat(6)
+    );
+    let p = page(&html);
+    assert_eq!(p.blocks.len(), 6, "{:?}", texts(&p));
+    assert_eq!(p.title, "BBC SPORT library-->");
+    // A closed title is left alone, markup-like text in it too.
+    let fine = page("<title>a < b</title><p>text</p>");
+    assert_eq!((fine.title.as_str(), texts(&fine)), ("a < b", vec!["text"]));
+}
+
+#[test]
+fn a_part_streamed_by_react_is_page_text_other_hidden_parts_are_not() {
+    let p = page(
+        "<body><main><template id=\"B:0\"></template></main>\
+         <div hidden id=\"S:0\"><p>The streamed article text.</p></div>\
+         <div hidden id=\"S:x\"><p>not a part</p></div><div hidden><p>hidden</p></div>\
+         <script>$RC(\"B:0\",\"S:0\")</script></body>",
+    );
+    assert_eq!(texts(&p), ["The streamed article text."]);
+}
+
+#[test]
+fn a_folded_accordion_panel_is_page_text_other_hidden_boxes_are_not() {
+    let p = page(
+        "<body><h3><a id=h1 role=button aria-controls=c1>1. Read your bill</a></h3>\
+         <div id=c1 style=\"display:none;\" role=region aria-labelledby=h1>\
+         <p>Folded text.</p></div>\
+         <div role=region aria-labelledby=h2 hidden><p>Folded too.</p></div>\
+         <div style=\"display: none\" aria-labelledby=h3><p>a popup</p></div>\
+         <div role=region style=display:none><p>unnamed region</p></div></body>",
+    );
+    assert_eq!(
+        texts(&p),
+        ["1. Read your bill", "Folded text.", "Folded too."]
+    );
+}
+
+#[test]
+fn entities_and_white_space() {
+    let p = page("<p>caf&eacute; &amp;&nbsp;&nbsp;co&#8217;s\n\t  end&#xA0;</p>");
+    assert_eq!(texts(&p), ["café & co’s end"]);
+    let p = page("<p>\u{a0}lead\u{2003}em\u{3000}ideo zero\u{200b}width soft\u{ad}hy</p>");
+    assert_eq!(texts(&p), ["lead em ideo zerowidth softhy"]);
+}
+
+#[test]
+fn pre_keeps_line_breaks_and_indentation() {
+    let indented = page("<pre>\n\n    body();\n}\n  \n</pre>");
+    assert_eq!(
+        texts(&indented),
+        ["    body();\n}"],
+        "the first line keeps its indentation"
+    );
+    let p = page("<pre>\nfn main() {\n    let  x = 1;\n\tx\n}\n</pre><p>a\n  b</p>");
+    // Indentation and runs of spaces are the code's own; outside <pre> white space folds.
+    assert_eq!(texts(&p), ["fn main() {\n    let  x = 1;\n    x\n}", "a b"]);
+    assert_eq!(p.blocks[0].kind, BlockKind::Preformatted);
+}
+
+#[test]
+fn title() {
+    let p = page("<html><head><title>  The\n title </title></head><body><p>x</p>");
+    assert_eq!(p.title, "The title");
+    assert_eq!(texts(&p), ["x"]);
+    // An SVG title is not the page title.
+    let p = page("<body><svg><title>icon</title></svg><p>x</p>");
+    assert_eq!(p.title, "");
+    assert_eq!(page("").title, "");
+    assert!(page("").blocks.is_empty());
+}
+
+#[test]
+fn kinds() {
+    let p = page(
+        "<h1>h</h1><h3>h3</h3><p>p</p><ul><li>li<p>in li</p><h4>head in li</h4></li></ul>\
+         <dl><dt>dt</dt><dd>dd</dd></dl><blockquote>q<p>in quote</p></blockquote>\
+         <table><caption>cap</caption><tr><td>td<p>p in td</p><div>div in td</div></td>\
+         <th>th</th></tr></table><figure><figcaption>fc</figcaption></figure>\
+         <div>div</div><pre>pre</pre>",
+    );
+    let kinds: Vec<(&str, BlockKind)> =
+        p.blocks.iter().map(|b| (b.text.as_str(), b.kind)).collect();
+    use BlockKind::*;
+    assert_eq!(
+        kinds,
+        [
+            ("h", Heading(1)),
+            ("h3", Heading(3)),
+            ("p", Paragraph),
+            ("li", ListItem),
+            ("in li", ListItem),
+            ("head in li", Heading(4)),
+            ("dt", ListItem),
+            ("dd", ListItem),
+            ("q", Quote),
+            ("in quote", Quote),
+            ("cap", Caption),
+            ("td", TableCell),
+            ("p in td", Paragraph),
+            ("div in td", Other),
+            ("th", TableCell),
+            ("fc", Caption),
+            ("div", Other),
+            ("pre", Preformatted),
+        ]
+    );
+}
+
+#[test]
+fn tag_paths() {
+    let p = page(
+        "<body class='home'><div id=main class=' story  wide '><p>x <b>y</b></p>\
+         <section id=s>z</section></div>",
+    );
+    assert_eq!(p.blocks[0].tag_path, "html/body.home/div#main.story.wide/p");
+    assert_eq!(
+        p.blocks[1].tag_path,
+        "html/body.home/div#main.story.wide/section#s"
+    );
+    let deep = format!("{}deep{}", "<div>".repeat(100), "</div>".repeat(100));
+    let p = page(&deep);
+    let path = &p.blocks[0].tag_path;
+    assert!(path.starts_with("…/div/"), "{path}");
+    assert_eq!(path.split('/').count(), MAX_TAG_PATH_ELEMENTS + 1);
+}
+
+#[test]
+fn images() {
+    let base = Url::parse("https://example.com/news/story.html").unwrap();
+    let html = "<p>before<img src='a.jpg' alt=' An  image '>after</p>\
+         <img src='data:image/gif;base64,R0lGOD' data-src='/lazy.jpg'>\
+         <img data-lazy-src='//cdn.example.com/l2.jpg'>\
+         <img srcset='s.jpg 480w, l.jpg 1200w, m.jpg 800w'>\
+         <img srcset='one.jpg, two.jpg 2x'>\
+         <picture><source media='(max-width:600px)' srcset='small.webp'>\
+         <source srcset='big.webp 2x, mid.webp 1x'><img></picture>\
+         <img src='pixel.gif' width=1 height=1><img src='spacer.gif' width='1px'>\
+         <img alt='no source'><img src='data:image/png;base64,xx'>";
+    let p = page_from_html(html, Some(&base));
+    let images: Vec<(&str, &str)> = p
+        .blocks
+        .iter()
+        .filter_map(|b| b.image.as_ref())
+        .map(|i| (i.src.as_str(), i.alt.as_str()))
+        .collect();
+    assert_eq!(
+        images,
+        [
+            ("https://example.com/news/a.jpg", "An image"),
+            ("https://example.com/lazy.jpg", ""),
+            ("https://cdn.example.com/l2.jpg", ""),
+            ("https://example.com/news/l.jpg", ""),
+            ("https://example.com/news/two.jpg", ""),
+            ("https://example.com/news/big.webp", ""),
+        ]
+    );
+    assert_eq!(texts(&p)[..3], ["before", "An image", "after"]);
+    let img = &p.blocks[1];
+    assert_eq!(img.kind, BlockKind::Image);
+    assert_eq!((img.words, img.link_words), (0, 0));
+    assert_eq!(img.hash, hash_image("https://example.com/news/a.jpg"));
+    assert_eq!(img.tag_path, "html/body/p/img");
+    assert_eq!(p.dom.element_name(img.node), Some("img"));
+
+    // <base href> wins over the page URL; without any base, sources stay as written.
+    let html = "<head><base href='https://static.example.org/img/'></head><img src='x.png'>";
+    let p = page_from_html(html, Some(&base));
+    assert_eq!(
+        p.blocks[0].image.as_ref().unwrap().src,
+        "https://static.example.org/img/x.png"
+    );
+    let p = page("<img src='x.png'>");
+    assert_eq!(p.blocks[0].image.as_ref().unwrap().src, "x.png");
+}
+
+#[test]
+fn srcset_parsing() {
+    assert_eq!(
+        largest_srcset_candidate("a.jpg 1x, b.jpg 3x, c.jpg 2x"),
+        Some("b.jpg")
+    );
+    assert_eq!(largest_srcset_candidate("a.jpg, b.jpg 2x"), Some("b.jpg"));
+    // As the standard says: a comma without white space is part of the URL.
+    assert_eq!(
+        largest_srcset_candidate("a.jpg,b.jpg 2x"),
+        Some("a.jpg,b.jpg")
+    );
+    assert_eq!(
+        largest_srcset_candidate("a.jpg?w=1,2 100w, b.jpg 50w"),
+        Some("a.jpg?w=1,2")
+    );
+    assert_eq!(largest_srcset_candidate(" , "), None);
+    assert_eq!(
+        largest_srcset_candidate("data:image/gif;base64,AAA 1x"),
+        None
+    );
+    assert_eq!(largest_srcset_candidate("x.jpg 1.5x junk"), Some("x.jpg"));
+    assert_eq!(
+        largest_srcset_candidate("x.jpg 100é, y.jpg 10w"),
+        Some("y.jpg")
+    );
+}
+
+#[test]
+fn hashes() {
+    // Punctuation, case, digits and white space do not matter; letters do.
+    assert_eq!(hash_text("Hello, World! 2024"), hash_text("hello world"));
+    assert_eq!(hash_text("Привет, мир!"), hash_text("привет мир"));
+    assert_eq!(hash_text("ПРИВЕТ МИР 1"), hash_text("привет мир"));
+    assert_ne!(hash_text("привет мир"), hash_text("привет мор"));
+    assert_eq!(
+        hash_text("日本語のテキスト。"),
+        hash_text("日本語の テキスト")
+    );
+    assert_ne!(hash_text("日本語のテキスト"), hash_text("日本語のテクスト"));
+    assert_eq!(hash_text("中文，网页"), hash_text("中文网页"));
+    assert_ne!(hash_text("hello"), hash_text("hallo"));
+    assert_ne!(hash_text("ab"), hash_image("ab"));
+    // MD5("") = d41d8cd98f00b204e9800998ecf8427e.
+    assert_eq!(hash_text("123 !?").to_hex(), "d41d8cd98f00b204");
+    // MD5("abc") = 900150983cd24fb0d6963f7d28e17f72.
+    assert_eq!(hash_text("A-b c!").to_hex(), "900150983cd24fb0");
+    // Long texts (hashed through a buffer, in pieces) hash as their letters in one piece.
+    let long = "Ünïcödé ΣΊΣΥΦΟΣ straße, İstanbul; 日本語 ".repeat(40);
+    let letters: String = long
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .flat_map(char::to_lowercase)
+        .collect();
+    assert!(letters.len() > 1_000);
+    assert_eq!(hash_text(&long), md5_prefix(&[letters.as_bytes()]));
+    let p = page("<p>Same text, here.</p><div>same TEXT here</div>");
+    assert_eq!(p.blocks[0].hash, p.blocks[1].hash);
+    assert_eq!(p.blocks[0].hash, hash_text("same text here"));
+}
+
+#[test]
+fn cjk_words() {
+    let p = page("<p>日本語のテキスト、です。</p><p>中文网页内容 and English</p>");
+    assert_eq!(p.blocks[0].words, 10);
+    assert_eq!(p.blocks[1].words, 6 + 2);
+    let p = page("<p><a href=x>链接</a>文字</p>");
+    assert_eq!((p.blocks[0].words, p.blocks[0].link_words), (4, 2));
+    // Tokens without letters or digits are not words.
+    let p = page("<p>— | · 42 a</p>");
+    assert_eq!(p.blocks[0].words, 2);
+}
+
+#[test]
+fn deep_nesting_is_bounded() {
+    let n = 100_000;
+    let html = format!(
+        "{}text{}",
+        "<div><b>".repeat(n / 2),
+        "</b></div>".repeat(n / 2)
+    );
+    let p = page(&html);
+    assert_eq!(texts(&p), ["text"]);
+    assert!(p.blocks[0].tag_path.starts_with("…/"));
+}
+
+/// A word is link text when its first letter or digit is, wherever its punctuation starts,
+/// and a word goes on across text nodes.
+#[test]
+fn words_across_links_and_text_nodes() {
+    let p = page(r#"<p>--<a href="/x">ab</a> <a href="/y">..</a>cd e<b>f</b>g ‹h›</p>"#);
+    assert_eq!(p.blocks[0].text, "--ab ..cd efg ‹h›");
+    assert_eq!((p.blocks[0].words, p.blocks[0].link_words), (4, 1));
+}
+
+#[test]
+fn long_blocks_and_many_blocks_are_capped() {
+    let p = page(&format!("<p>{}</p>", "word ".repeat(MAX_BLOCK_CHARS)));
+    assert_eq!(p.blocks[0].text.chars().count(), MAX_BLOCK_CHARS - 1);
+    assert_eq!(p.blocks[0].words as usize, MAX_BLOCK_CHARS / 5);
+    // Runs of plain ASCII are copied whole: the cap still falls on the same char.
+    let p = page(&format!("<p>{}</p>", "ab".repeat(MAX_BLOCK_CHARS)));
+    assert_eq!(p.blocks[0].text.len(), MAX_BLOCK_CHARS);
+    assert_eq!(p.blocks[0].words, 1);
+    let p = page(&format!("<p>é é {}</p>", "x".repeat(MAX_BLOCK_CHARS)));
+    assert_eq!(p.blocks[0].text.chars().count(), MAX_BLOCK_CHARS);
+    assert!(p.blocks[0].text.starts_with("é é xxx"));
+    assert_eq!(p.blocks[0].words, 3);
+    let p = page(&"<p>x</p>".repeat(MAX_BLOCKS + 10));
+    assert_eq!(p.blocks.len(), MAX_BLOCKS);
+    assert_eq!(
+        p.blocks.last().map(|b| b.position),
+        Some(MAX_BLOCKS as u32 - 1)
+    );
+}
+
+#[test]
+fn parse_page_decodes() {
+    let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode("<title>Café</title><p>naïve</p>");
+    let p = parse_page(&bytes, Some("text/html; charset=iso-8859-1"), None);
+    assert_eq!(p.title, "Café");
+    assert_eq!(texts(&p), ["naïve"]);
+    // UTF-8 bytes declared ISO-8859-1 are read as UTF-8.
+    let p = parse_page("<p>naïve</p>".as_bytes(), Some("iso-8859-1"), None);
+    assert_eq!(texts(&p), ["naïve"]);
+}
+
+#[test]
+fn random_bytes_give_some_page() {
+    let mut state: u64 = 0xD1B5_4A32_D192_ED03;
+    let alphabet = b"<<>>/=\"' abpimgsrcdvlhtref!-&;#\n\xd0\xb6\xe6\x97\xa5\xff\x00";
+    for len in [0, 1, 2, 100, 10_000] {
+        for _ in 0..10 {
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    alphabet[(state % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            let p = parse_page(&bytes, None, None);
+            for (i, b) in p.blocks.iter().enumerate() {
+                assert_eq!(b.position as usize, i);
+                assert!(!b.text.is_empty() || b.kind == BlockKind::Image);
+                assert!(b.link_words <= b.words);
+            }
+        }
+    }
+}
+
+#[test]
+fn page_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Page>();
+}
+
+#[test]
+fn element_classes() {
+    assert!(is_inline_element("span") && is_inline_element("a"));
+    assert!(!is_inline_element("div") && !is_inline_element("my-widget"));
+    assert!(is_skipped_element("script") && !is_skipped_element("p"));
+    for name in BLOCK_LEVEL_ELEMENTS {
+        assert!(
+            !is_inline_element(name) && !is_skipped_element(name),
+            "{name}"
+        );
+    }
+}
