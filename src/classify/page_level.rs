@@ -11,10 +11,13 @@
 //!    scores more, plus the siblings that belong with it;
 //! 4. inside it, share bars, link lists, forms and related-link boxes removed ([`clean`]);
 //! 5. the headline kept wherever it stands; when no container stands out, long low-link blocks
-//!    are kept instead, so that no page comes out empty.
+//!    are kept instead, so that no page comes out empty;
+//! 6. last, kept blocks that are not the page's own text dropped whichever step kept them: a
+//!    reply's quotation of a post above, a declared product's customer reviews ([`drop`]).
 
 mod clean;
 mod declared;
+mod drop;
 mod grid;
 mod hints;
 mod link_list;
@@ -79,81 +82,9 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
         }
         let widened = widen_if_starved(page, stats, facts, first);
         let gridded = grid_if_no_article(page, stats, facts, widened);
-        let unquoted = drop_quoted_repeats(page, gridded);
-        drop_product_reviews(page, unquoted)
+        let unquoted = drop::quoted_repeats(page, gridded);
+        drop::product_reviews(page, unquoted)
     })
-}
-
-/// The reason of a shop's customer review.
-const PRODUCT_REVIEW: &str = "removed: a customer review on a product's page";
-
-/// On a page that declares itself a product, drops the kept blocks inside a box whose class or
-/// id names reviews: customers' opinions of the product, in the shop's review widget, are not
-/// the product's description, however much prose they hold.
-fn drop_product_reviews(page: &Page, mut extraction: ArticleExtraction) -> ArticleExtraction {
-    let dom = &page.dom;
-    // Per node: 0 unknown, 1 not in a review box, 2 in one.
-    let mut memo: Vec<u8> = vec![0; dom.len()];
-    let headline = page_label(Verdict::Content, HEADLINE.into());
-    let reviews: Vec<usize> = page
-        .blocks
-        .iter()
-        .zip(&extraction.labels)
-        .enumerate()
-        .filter(|(_, (block, label))| {
-            label.is_content()
-                && **label != headline
-                && hints::in_named_box(dom, &mut memo, block.node, "review")
-        })
-        .map(|(index, _)| index)
-        .collect();
-    // The structured data is read only when there are reviews to drop.
-    if reviews.is_empty() || !declared::declares_product(page) {
-        return extraction;
-    }
-    for index in reviews {
-        extraction.labels[index] = page_label(Verdict::Boilerplate, PRODUCT_REVIEW.into());
-    }
-    extraction
-}
-
-/// The reason of a quotation that repeats the text of a post above it.
-const QUOTED_REPEAT: &str = "removed: a quotation of text kept above (a reply quoting a post)";
-
-/// Words from which a quoted line is a post's text rather than an attribution (`— Senate
-/// (@senate) October 9, 2018`), which two embedded posts of one author share.
-const QUOTED_MIN_WORDS: u32 = 8;
-
-/// Drops the kept blocks inside a quotation whose text a kept block above already says: a
-/// thread's reply quoting the post it answers shows that post's text a second time, and a
-/// reader has read it once. Only quotations: text repeated elsewhere on a page (a summary, a
-/// caption) may be the page's own twice.
-fn drop_quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> ArticleExtraction {
-    let candidate = |block: &Block, label: &Label| {
-        label.is_content() && block.words >= QUOTED_MIN_WORDS && block.image.is_none()
-    };
-    // Most pages repeat nothing: a sorted copy of the hashes tells so without a hash set.
-    let mut hashes: Vec<crate::page::BlockHash> = page
-        .blocks
-        .iter()
-        .zip(&extraction.labels)
-        .filter(|(b, l)| candidate(b, l))
-        .map(|(b, _)| b.hash)
-        .collect();
-    hashes.sort_unstable();
-    if !hashes.windows(2).any(|w| w[0] == w[1]) {
-        return extraction;
-    }
-    let mut said = std::collections::HashSet::new();
-    for (block, label) in page.blocks.iter().zip(extraction.labels.iter_mut()) {
-        if !candidate(block, label) {
-            continue;
-        }
-        if !said.insert(block.hash) && clean::in_quotation(&page.dom, block.node) {
-            *label = page_label(Verdict::Boilerplate, QUOTED_REPEAT.into());
-        }
-    }
-    extraction
 }
 
 /// When the page declares its article's text (JSON-LD `articleBody`) and the extraction misses
