@@ -112,6 +112,7 @@ pub struct App {
     reader_target: Option<f32>,
     reader_scroll_reset: bool,
     pending_link: Option<String>,
+    fonts_installed: bool,
 }
 
 impl App {
@@ -154,6 +155,7 @@ impl App {
             reader_target: None,
             reader_scroll_reset: false,
             pending_link: None,
+            fonts_installed: false,
         }
     }
 
@@ -621,6 +623,10 @@ impl App {
     /// One frame of the window inside `ui`.
     pub fn show(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
+        if !self.fonts_installed {
+            crate::ui::fonts::install(&ctx);
+            self.fonts_installed = true;
+        }
         if self.worker.is_none() {
             self.worker = Some(Worker::start(self.config.clone(), ctx.clone()));
             self.send(Job::Feeds);

@@ -3,6 +3,7 @@
 //! on heavy disk work: [`worker`] does those on threads of their own.
 
 pub mod app;
+pub mod fonts;
 pub mod inspector;
 pub mod items;
 pub mod keys;
@@ -23,6 +24,8 @@ pub fn run(config: Config) -> Result<(), eframe::Error> {
             .with_app_id("pith")
             .with_inner_size([1280.0, 800.0])
             .with_min_inner_size([640.0, 400.0]),
+        // The window installs its own system-font fallback (`fonts`), also under test.
+        system_font_fallback: false,
         ..Default::default()
     };
     eframe::run_native(

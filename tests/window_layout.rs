@@ -1,0 +1,85 @@
+//! The window's layout on everyday pages and screens: text in every script drawn with real
+//! glyphs (never the replacement box), a small window that still reads as an article, and the
+//! inspector's panes side by side after a pin. Driven with egui_kittest over the real `App`.
+//!
+//! The scripts test needs system fonts for CJK and Arabic/Hebrew: Debian's `fonts-noto-cjk` and
+//! `fonts-noto-core` (README.md's test command installs them).
+
+mod common;
+
+use common::window_fixture as fx;
+use common::window_harness::{harness_sized, has_label_containing, settle};
+use egui_kittest::kittest::Queryable;
+
+/// Lines of an article in the scripts the bundled fonts lack (and emoji), each as a paragraph.
+const SCRIPTS: [(&str, &str); 5] = [
+    ("Chinese", "北京市政府周二宣布新的公共交通计划"),
+    ("Japanese", "東京の図書館は週末の開館時間を延長します"),
+    ("Arabic", "أعلن مجلس المدينة عن ميزانية جديدة للمدارس"),
+    ("Hebrew", "מועצת העיר אישרה את התקציב החדש לבתי הספר"),
+    (
+        "emoji",
+        "The crowd cheered 🎉 and waved 👍 at the parade 😀",
+    ),
+];
+
+fn scripts_article() -> (tempfile::TempDir, String) {
+    let paragraphs: String = SCRIPTS
+        .iter()
+        .map(|(_, line)| format!("<p>{line}. {} {line}.</p>\n", fx::content_sentence(2)))
+        .collect();
+    let title = format!("{} {}", SCRIPTS[0].1, SCRIPTS[2].1);
+    let html = format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title></head><body>\
+         <main><article><h1>{title}</h1>\n{paragraphs}<pre>    {}\n        {}</pre>\
+         </article></main></body></html>",
+        SCRIPTS[1].1, SCRIPTS[3].1
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    fx::build_article(
+        &db,
+        "https://www.examplenews.com/world/2026/scripts",
+        &title,
+        &html,
+    );
+    (dir, title)
+}
+
+/// Chinese, Japanese, Arabic, Hebrew and emoji in the item list, the reading pane (proportional
+/// and monospace) and the inspector: every character has a glyph in the window's fonts, so none
+/// is drawn as the replacement box.
+#[test]
+fn text_in_every_script_is_drawn_with_real_glyphs() {
+    let (dir, title) = scripts_article();
+    let mut h = harness_sized(&dir.path().join("pith.db"), [1400.0, 1000.0]);
+    settle(&mut h);
+    // The list shows the title; open it and then the inspector.
+    h.get_by_label(&title).click();
+    settle(&mut h);
+    for (script, line) in SCRIPTS {
+        assert!(
+            has_label_containing(&h, line),
+            "the {script} line is in the reading pane"
+        );
+    }
+    h.key_press(egui::Key::I);
+    settle(&mut h);
+    assert!(h.state().inspector);
+    assert!(has_label_containing(&h, SCRIPTS[0].1));
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        let font = egui::FontId::new(14.0, family.clone());
+        for (script, line) in SCRIPTS {
+            let missing: Vec<char> = h.ctx.fonts_mut(|fonts| {
+                line.chars()
+                    .filter(|c| !c.is_whitespace() && !fonts.has_glyph(&font, *c))
+                    .collect()
+            });
+            assert!(
+                missing.is_empty(),
+                "{script} in {family:?}: no glyph for {missing:?} (are fonts-noto-cjk and \
+                 fonts-noto-core installed? `fc-list :lang=zh` lists the CJK fonts)"
+            );
+        }
+    }
+}
