@@ -83,3 +83,61 @@ fn text_in_every_script_is_drawn_with_real_glyphs() {
         }
     }
 }
+
+/// The width of an average character of `text` at `font`, from the window's own fonts.
+fn average_char_width(
+    h: &egui_kittest::Harness<'static, pith::ui::App>,
+    text: &str,
+    font: &egui::FontId,
+) -> f32 {
+    let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let total: f32 = h
+        .ctx
+        .fonts_mut(|fonts| chars.iter().map(|c| fonts.glyph_width(font, *c)).sum());
+    // Spaces count as characters of a line too, at their own width.
+    let spaces = text.chars().filter(|c| c.is_whitespace()).count();
+    let space = h.ctx.fonts_mut(|fonts| fonts.glyph_width(font, ' '));
+    (total + space * spaces as f32) / text.chars().count() as f32
+}
+
+/// At 800 × 560 the panes give way so that the article keeps a readable line: at least 45
+/// average characters wide (it was about three words), and the list is still there.
+#[test]
+fn a_small_window_keeps_a_readable_line_in_the_article() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    fx::build(&db, 6);
+    let mut h = harness_sized(&db, [800.0, 560.0]);
+    settle(&mut h);
+    h.get_by_label(&fx::title(5)).click();
+    settle(&mut h);
+    assert!(h.state().open.is_some());
+    let sentence = fx::content_sentence(5);
+    let paragraph = h.get_by_label_contains(&sentence);
+    let width = paragraph.rect().width();
+    let text = h
+        .state()
+        .open
+        .as_ref()
+        .unwrap()
+        .article
+        .blocks
+        .iter()
+        .find(|b| b.text.contains(&sentence))
+        .expect("the paragraph is a block")
+        .text
+        .clone();
+    let font = egui::FontId::proportional(h.state().text_size);
+    let average = average_char_width(&h, &text, &font);
+    let chars = width / average;
+    assert!(
+        chars >= 45.0,
+        "the article's line holds {chars:.0} average characters ({width:.0} pt wide)"
+    );
+    assert!(
+        paragraph.rect().right() <= 800.0,
+        "the paragraph fits the window"
+    );
+    // The list is still there beside it.
+    assert!(has_label_containing(&h, &fx::title(4)));
+}

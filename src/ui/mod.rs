@@ -7,6 +7,7 @@ pub mod fonts;
 pub mod inspector;
 pub mod items;
 pub mod keys;
+pub mod layout;
 pub mod pins;
 pub mod reader;
 pub mod sidebar;
