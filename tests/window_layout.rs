@@ -141,3 +141,51 @@ fn a_small_window_keeps_a_readable_line_in_the_article() {
     // The list is still there beside it.
     assert!(has_label_containing(&h, &fx::title(4)));
 }
+
+/// After a pin, the inspector's "Why" pane stays beside the block list (it grew over it) and the
+/// pin's line wraps inside it (it ran off the pane, cut off).
+#[test]
+fn the_inspector_keeps_its_panes_apart_after_a_pin() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    fx::build(&db, 12);
+    let size = [1100.0, 760.0];
+    let mut h = harness_sized(&db, size);
+    settle(&mut h);
+    h.get_by_label(&fx::title(11)).click();
+    settle(&mut h);
+    h.key_press(egui::Key::I);
+    settle(&mut h);
+    let promo = fx::BOILERPLATE[0];
+    h.get_by_label(promo).click();
+    settle(&mut h);
+    assert!(h.state().inspected.is_some(), "the block is selected");
+    // The pointer leaves the block first, taking its hover card with it.
+    h.get_by_label("Pin: always content").hover();
+    h.run_steps(2);
+    let button = h.get_by_label("Pin: always content");
+    button.click();
+    settle(&mut h);
+    assert_eq!(h.state().pins.len(), 1, "{:?}", h.state().status);
+    // The block is selected again after the pin, so the explanation is long too.
+    h.get_by_label(promo).click();
+    settle(&mut h);
+
+    let why = h.get_by_label("Why").rect();
+    let pin = h.get_by_label_contains("always content: ").rect();
+    let list = h.get_by_label(promo).rect();
+    assert!(
+        list.right() <= why.left(),
+        "the block list ({list:?}) runs under the Why pane ({why:?})"
+    );
+    assert!(
+        pin.left() >= why.left() - 1.0 && pin.right() <= size[0],
+        "the pin's line ({pin:?}) leaves its pane (from {:.0} to {:.0})",
+        why.left(),
+        size[0]
+    );
+    assert!(
+        pin.height() > 20.0,
+        "the pin's long line wraps rather than running on ({pin:?})"
+    );
+}
