@@ -71,7 +71,7 @@ pub fn export(db: Option<PathBuf>, file: Option<&Path>) -> Result<()> {
         .into_iter()
         .map(|f| OpmlFeed {
             url: f.url,
-            title: f.title,
+            title: f.name.or(f.title),
             site_url: f.site_url,
             folder: f.folder,
         })
@@ -121,11 +121,14 @@ fn print_feeds(out: &mut impl Write, feeds: &[FeedInfo], now: i64) -> std::io::R
             out,
             "{:>4}  {}\n      {}\n      {} items, {} unread; last refresh {}",
             f.id,
-            f.title.as_deref().unwrap_or(if f.last_ok.is_some() {
-                "(the feed has no title)"
-            } else {
-                "(not fetched yet)"
-            }),
+            f.name
+                .as_deref()
+                .or(f.title.as_deref())
+                .unwrap_or(if f.last_ok.is_some() {
+                    "(the feed has no title)"
+                } else {
+                    "(not fetched yet)"
+                }),
             f.url,
             f.items,
             f.unread,

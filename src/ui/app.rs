@@ -11,12 +11,15 @@ use crate::store::{FeedId, FeedInfo, ItemFilter, ItemId, ItemRow, TreeNodeInfo};
 use crate::ui::keys::{self, Action};
 use crate::ui::layout::PaneWidths;
 use crate::ui::pins::PinRow;
+use crate::ui::schedule::Schedule;
 use crate::ui::sidebar::{FeedProgress, Source};
 use crate::ui::worker::{Config, Job, Worker};
 
+mod manage;
 mod panes;
 mod replies;
 mod screens;
+pub mod settings;
 
 /// Reading text size bounds, points.
 pub const TEXT_SIZE_RANGE: (f32, f32) = (11.0, 28.0);
@@ -119,6 +122,18 @@ pub struct App {
     pub feeds_in_place: bool,
     /// Whether the feeds pane folded away this frame (the toolbar then offers it).
     feeds_folded: bool,
+    /// The widths last stored in the settings.
+    saved_widths: PaneWidths,
+    /// The window's refresh clock.
+    pub schedule: Schedule,
+    /// Whether the stored settings have arrived (the clock waits for its interval).
+    settings_loaded: bool,
+    /// The settings dialog is open.
+    pub settings_open: bool,
+    /// The feed being renamed, with the name typed.
+    pub renaming: Option<(FeedId, String)>,
+    /// The feed whose unsubscribing waits for a confirmation.
+    pub unsubscribing: Option<FeedId>,
 }
 
 impl App {
@@ -165,6 +180,12 @@ impl App {
             pane_widths: PaneWidths::default(),
             feeds_in_place: false,
             feeds_folded: false,
+            saved_widths: PaneWidths::default(),
+            schedule: Schedule::new(None),
+            settings_loaded: false,
+            settings_open: false,
+            renaming: None,
+            unsubscribing: None,
         }
     }
 
@@ -309,9 +330,11 @@ impl App {
             Action::Help => self.help = !self.help,
             Action::TextLarger => {
                 self.text_size = (self.text_size + 1.0).min(TEXT_SIZE_RANGE.1);
+                self.save_setting(settings::TEXT_SIZE, self.text_size.to_string());
             }
             Action::TextSmaller => {
                 self.text_size = (self.text_size - 1.0).max(TEXT_SIZE_RANGE.0);
+                self.save_setting(settings::TEXT_SIZE, self.text_size.to_string());
             }
             Action::Escape => {
                 if self.help {
@@ -355,6 +378,7 @@ impl App {
             self.refresh = Some(RefreshState::default());
             self.progress.clear();
             worker.refresh(only);
+            self.schedule.ran(std::time::Instant::now());
         }
     }
 
@@ -368,6 +392,7 @@ impl App {
             self.status = Some(format!("Subscribing to {url}…"));
             self.refresh.get_or_insert_with(RefreshState::default);
             worker.subscribe(url);
+            self.schedule.ran(std::time::Instant::now());
         }
     }
 
@@ -419,6 +444,9 @@ impl App {
         if self.worker.is_none() {
             self.worker = Some(Worker::start(self.config.clone(), ctx.clone()));
             self.send(Job::Feeds);
+            self.send(Job::Settings {
+                keys: settings::KEYS.to_vec(),
+            });
             self.reload_list();
         }
         self.poll(&ctx);
@@ -442,6 +470,8 @@ impl App {
             self.three_panes(ui);
         }
         self.dialogs(&ctx);
+        self.manage_dialogs(&ctx);
+        self.tick(&ctx);
         if self.refresh.is_some() || self.pending > 0 {
             // Spinners animate; replies also wake the window on their own.
             ctx.request_repaint_after(std::time::Duration::from_millis(250));

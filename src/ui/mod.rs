@@ -10,6 +10,7 @@ pub mod keys;
 pub mod layout;
 pub mod pins;
 pub mod reader;
+pub mod schedule;
 pub mod sidebar;
 pub mod tree_view;
 pub mod worker;

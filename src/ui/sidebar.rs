@@ -41,9 +41,12 @@ pub fn folder_of(feed: &FeedInfo) -> Option<&str> {
     feed.folder.as_deref()
 }
 
-/// A feed's display name.
+/// A feed's display name: the user's, else the feed's title, else its address.
 pub fn feed_name(feed: &FeedInfo) -> &str {
-    feed.title.as_deref().unwrap_or(&feed.url)
+    feed.name
+        .as_deref()
+        .or(feed.title.as_deref())
+        .unwrap_or(&feed.url)
 }
 
 /// Draws the pane; returns the source the user picked.

@@ -117,6 +117,13 @@ impl App {
             {
                 self.inspector = !self.inspector;
             }
+            if ui
+                .button("Settings")
+                .on_hover_text("How often pith refreshes on its own")
+                .clicked()
+            {
+                self.settings_open = !self.settings_open;
+            }
             if ui.button("?").on_hover_text("Keys").clicked() {
                 self.help = !self.help;
             }
@@ -162,6 +169,7 @@ impl App {
             Source::Search(q) => format!("Search: {q}"),
         };
         ui.label(RichText::new(title).strong());
+        self.list_actions(ui);
         ui.separator();
         if !self.rows_loaded {
             ui.spinner();

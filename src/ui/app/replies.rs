@@ -172,6 +172,19 @@ impl App {
                     self.refresh = None;
                 }
             },
+            Reply::Settings(Ok(values)) => self.apply_settings(&values),
+            Reply::Settings(Err(e)) => {
+                self.apply_settings(&[]);
+                self.status = Some(e);
+            }
+            Reply::Saved(Ok(())) => {}
+            Reply::Saved(Err(e)) => self.status = Some(format!("Settings not saved: {e}")),
+            Reply::Managed(Ok(done)) => {
+                self.status = Some(done);
+                self.send(Job::Feeds);
+                self.reload_list();
+            }
+            Reply::Managed(Err(e)) => self.status = Some(e),
             Reply::Refresh(event) => self.on_refresh_event(event),
             Reply::RefreshEnded(result) => {
                 self.refresh = None;
@@ -222,6 +235,9 @@ impl App {
                     FeedOutcome::Failed { error } => Some(error),
                     _ => None,
                 };
+                let failed = p.error.is_some();
+                self.schedule
+                    .record(feed, failed, std::time::Instant::now());
                 // The new counts and items show while the other feeds still refresh.
                 self.send(Job::Feeds);
                 self.reload_list();

@@ -18,6 +18,7 @@ impl App {
         self.rows_loaded = false;
         self.open = None;
         self.status = None;
+        self.settings_loaded = false;
     }
 
     /// Puts the restore's outcome in place once its thread is done.
