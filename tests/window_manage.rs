@@ -166,3 +166,60 @@ fn text_size_and_pane_widths_are_remembered_across_restarts() {
     assert_eq!(h.state().text_size, size + 2.0);
     assert_eq!(h.state().pane_widths.items, 300.0);
 }
+
+/// Nested OPML folders stay nested: in the feeds pane (World inside News, not one folder named
+/// "News / World") and in the OPML the window exports.
+#[test]
+fn nested_folders_stay_nested_in_the_feeds_pane_and_the_export() {
+    let server = Server::start();
+    serve_stories(&server, "Loopback Daily", &["The first story"]);
+    let dir = tempfile::tempdir().unwrap();
+    let opml = dir.path().join("subs.opml");
+    let feed = server.url("/feed.xml");
+    let other = server.url("/other.xml");
+    std::fs::write(
+        &opml,
+        format!(
+            "<?xml version=\"1.0\"?><opml version=\"2.0\"><head><title>s</title></head><body>\
+             <outline text=\"News\"><outline text=\"World\">\
+             <outline text=\"Globe\" xmlUrl=\"{feed}\"/></outline>\
+             <outline text=\"Town\" xmlUrl=\"{other}\"/></outline></body></opml>"
+        ),
+    )
+    .unwrap();
+    let db = dir.path().join("pith.db");
+    let mut h = harness_sized(&db, SIZE);
+    settle(&mut h);
+    h.state_mut()
+        .import_opml(opml.to_string_lossy().into_owned());
+    step_until(&mut h, "the import and its refresh", |app| {
+        app.feeds.as_ref().is_some_and(|f| f.len() == 2) && app.is_idle()
+    });
+    settle(&mut h);
+    assert!(has_label_containing(&h, "News   "));
+    assert!(has_label_containing(&h, "World   "));
+    assert!(
+        !has_label_containing(&h, "News / World"),
+        "the folders are flattened into one"
+    );
+    // World is drawn inside News: below it and indented.
+    let news = h.get_by_label_contains("News   ").rect();
+    let world = h.get_by_label_contains("World   ").rect();
+    assert!(world.top() > news.top() && world.left() > news.left());
+
+    h.get_by_label("Settings").click();
+    h.run_steps(2);
+    let out = dir.path().join("export.opml");
+    h.get_by_label("Export file").click();
+    h.run_steps(1);
+    h.get_by_label("Export file")
+        .type_text(out.to_str().unwrap());
+    h.run_steps(1);
+    h.get_by_label("Export OPML").click();
+    settle(&mut h);
+    let text = std::fs::read_to_string(&out).expect("the export is written");
+    let news_at = text.find("text=\"News\"").expect("News in the export");
+    let world_at = text.find("text=\"World\"").expect("World in the export");
+    assert!(news_at < world_at, "{text}");
+    assert!(!text.contains("News / World"), "{text}");
+}

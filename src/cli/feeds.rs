@@ -66,16 +66,7 @@ pub fn import(db: Option<PathBuf>, file: &Path) -> Result<()> {
 /// Writes the subscriptions as OPML to `file`, or to standard output.
 pub fn export(db: Option<PathBuf>, file: Option<&Path>) -> Result<()> {
     let store = open_store(db)?;
-    let list: Vec<OpmlFeed> = store
-        .feeds()?
-        .into_iter()
-        .map(|f| OpmlFeed {
-            url: f.url,
-            title: f.name.or(f.title),
-            site_url: f.site_url,
-            folder: f.folder,
-        })
-        .collect();
+    let list: Vec<OpmlFeed> = store.feeds()?.into_iter().map(feeds::opml_feed).collect();
     let text = feeds::opml_export(&list)?;
     match file {
         Some(path) => {

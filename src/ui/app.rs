@@ -134,6 +134,8 @@ pub struct App {
     pub renaming: Option<(FeedId, String)>,
     /// The feed whose unsubscribing waits for a confirmation.
     pub unsubscribing: Option<FeedId>,
+    /// The OPML file typed in the settings dialog, to export to.
+    export_path: String,
 }
 
 impl App {
@@ -186,6 +188,7 @@ impl App {
             settings_open: false,
             renaming: None,
             unsubscribing: None,
+            export_path: String::new(),
         }
     }
 

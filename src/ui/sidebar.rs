@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::feeds::FOLDER_SEPARATOR;
+
 use egui::{RichText, Ui};
 
 use crate::store::{FeedId, FeedInfo};
@@ -72,30 +74,61 @@ pub fn show(
                 }
             }
             ui.separator();
-            let mut folders: BTreeMap<&str, Vec<&FeedInfo>> = BTreeMap::new();
-            let mut loose = Vec::new();
+            let mut root = Folder::default();
             for feed in feeds {
-                match folder_of(feed) {
-                    Some(folder) => folders.entry(folder).or_default().push(feed),
-                    None => loose.push(feed),
+                let mut folder = &mut root;
+                for name in folder_of(feed)
+                    .into_iter()
+                    .flat_map(|f| f.split(FOLDER_SEPARATOR))
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                {
+                    folder = folder.children.entry(name).or_default();
                 }
+                folder.feeds.push(feed);
             }
-            for (folder, list) in folders {
-                let unread: u32 = list.iter().map(|f| f.unread).sum();
-                egui::CollapsingHeader::new(format!("{folder}   {unread}"))
-                    .id_salt(("folder", folder))
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        for feed in list {
-                            feed_row(ui, feed, current, progress, &mut picked);
-                        }
-                    });
-            }
-            for feed in loose {
-                feed_row(ui, feed, current, progress, &mut picked);
-            }
+            root.show(ui, "", current, progress, &mut picked);
         });
     picked
+}
+
+/// A folder of the pane: its subfolders by name, then its feeds. A nested OPML folder (`News /
+/// World`) is a folder inside a folder here, as in the file.
+#[derive(Default)]
+struct Folder<'a> {
+    children: BTreeMap<&'a str, Folder<'a>>,
+    feeds: Vec<&'a FeedInfo>,
+}
+
+impl Folder<'_> {
+    fn unread(&self) -> u32 {
+        self.feeds.iter().map(|f| f.unread).sum::<u32>()
+            + self.children.values().map(Folder::unread).sum::<u32>()
+    }
+
+    /// Draws the subfolders (each a collapsing header, open at first) and then the feeds; `path`
+    /// names this folder, so that two folders of one name in different places stay apart.
+    fn show(
+        &self,
+        ui: &mut Ui,
+        path: &str,
+        current: &Source,
+        progress: &HashMap<FeedId, FeedProgress>,
+        picked: &mut Option<Source>,
+    ) {
+        for (name, child) in &self.children {
+            let child_path = format!("{path}{FOLDER_SEPARATOR}{name}");
+            egui::CollapsingHeader::new(format!("{name}   {}", child.unread()))
+                .id_salt(("folder", &child_path))
+                .default_open(true)
+                .show(ui, |ui| {
+                    child.show(ui, &child_path, current, progress, picked)
+                });
+        }
+        for feed in &self.feeds {
+            feed_row(ui, feed, current, progress, picked);
+        }
+    }
 }
 
 fn feed_row(

@@ -142,6 +142,8 @@ pub enum Manage {
     Rename(FeedId, Option<String>),
     /// Mark every item in scope read.
     MarkRead(ItemScope),
+    /// Write every subscription, in its folders, to an OPML file.
+    ExportOpml(PathBuf),
 }
 
 /// An image decoded for display.
@@ -528,6 +530,17 @@ fn manage(store: &mut Store, change: Manage) -> Result<String, String> {
             }),
             false => Err(format!("feed {feed} is gone")),
         },
+        Manage::ExportOpml(path) => {
+            let list: Vec<_> = store
+                .feeds()
+                .map_err(e)?
+                .into_iter()
+                .map(crate::feeds::opml_feed)
+                .collect();
+            let text = crate::feeds::opml_export(&list).map_err(|e| e.to_string())?;
+            std::fs::write(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))?;
+            Ok(format!("Wrote {} feeds to {}.", list.len(), path.display()))
+        }
         Manage::MarkRead(scope) => {
             let n = store.set_read(scope, true).map_err(e)?;
             Ok(format!("Marked {n} items read."))

@@ -128,6 +128,7 @@ impl App {
         let mut open = true;
         let mut minutes = self.refresh_minutes();
         let before = minutes;
+        let mut export: Option<std::path::PathBuf> = None;
         egui::Window::new("Settings")
             .open(&mut open)
             .collapsible(false)
@@ -153,7 +154,25 @@ impl App {
                     )
                     .weak(),
                 );
+                ui.separator();
+                ui.label("Export the subscriptions, in their folders, to an OPML file:");
+                ui.horizontal(|ui| {
+                    let r = ui.add(
+                        egui::TextEdit::singleline(&mut self.export_path)
+                            .hint_text("/path/to/subscriptions.opml")
+                            .desired_width(300.0),
+                    );
+                    r.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::TextInput, true, "Export file")
+                    });
+                    if ui.button("Export OPML").clicked() && !self.export_path.trim().is_empty() {
+                        export = Some(self.export_path.trim().into());
+                    }
+                });
             });
+        if let Some(path) = export {
+            self.manage(Manage::ExportOpml(path));
+        }
         if minutes != before {
             self.set_refresh_minutes(minutes);
         }
