@@ -207,6 +207,20 @@ fn nested_folders_stay_nested_in_the_feeds_pane_and_the_export() {
     let world = h.get_by_label_contains("World   ").rect();
     assert!(world.top() > news.top() && world.left() > news.left());
 
+    // A folder is marked read from its context menu, with the folders inside it.
+    let unread = |app: &pith::ui::App| {
+        app.feeds
+            .as_ref()
+            .map(|f| f.iter().map(|f| f.unread).sum::<u32>())
+    };
+    assert_eq!(unread(h.state()), Some(1), "the story arrived unread");
+    h.get_by_label_contains("News   ").click_secondary();
+    h.run_steps(2);
+    h.get_by_label("Mark folder read").click();
+    step_until(&mut h, "the folder is marked read", |app| {
+        unread(app) == Some(0)
+    });
+
     h.get_by_label("Settings").click();
     h.run_steps(2);
     let out = dir.path().join("export.opml");

@@ -51,14 +51,23 @@ pub fn feed_name(feed: &FeedInfo) -> &str {
         .unwrap_or(&feed.url)
 }
 
-/// Draws the pane; returns the source the user picked.
+/// What the user asked for in the pane this frame.
+#[derive(Debug, Default)]
+pub struct SidebarOutput {
+    /// The list to show.
+    pub source: Option<Source>,
+    /// Mark every item of these feeds read (a folder's context menu).
+    pub mark_read: Option<Vec<FeedId>>,
+}
+
+/// Draws the pane; returns what the user picked.
 pub fn show(
     ui: &mut Ui,
     feeds: &[FeedInfo],
     current: &Source,
     progress: &HashMap<FeedId, FeedProgress>,
-) -> Option<Source> {
-    let mut picked = None;
+) -> SidebarOutput {
+    let mut out = SidebarOutput::default();
     let unread: u32 = feeds.iter().map(|f| f.unread).sum();
     egui::ScrollArea::vertical()
         .id_salt("feeds")
@@ -70,7 +79,7 @@ pub fn show(
                 (Source::Starred, "Starred".to_string()),
             ] {
                 if ui.selectable_label(*current == source, name).clicked() {
-                    picked = Some(source);
+                    out.source = Some(source);
                 }
             }
             ui.separator();
@@ -87,9 +96,9 @@ pub fn show(
                 }
                 folder.feeds.push(feed);
             }
-            root.show(ui, "", current, progress, &mut picked);
+            root.show(ui, "", current, progress, &mut out);
         });
-    picked
+    out
 }
 
 /// A folder of the pane: its subfolders by name, then its feeds. A nested OPML folder (`News /
@@ -106,6 +115,15 @@ impl Folder<'_> {
             + self.children.values().map(Folder::unread).sum::<u32>()
     }
 
+    /// Every feed in the folder and its subfolders.
+    fn feed_ids(&self) -> Vec<FeedId> {
+        let mut ids: Vec<FeedId> = self.feeds.iter().map(|f| f.id).collect();
+        for child in self.children.values() {
+            ids.extend(child.feed_ids());
+        }
+        ids
+    }
+
     /// Draws the subfolders (each a collapsing header, open at first) and then the feeds; `path`
     /// names this folder, so that two folders of one name in different places stay apart.
     fn show(
@@ -114,19 +132,23 @@ impl Folder<'_> {
         path: &str,
         current: &Source,
         progress: &HashMap<FeedId, FeedProgress>,
-        picked: &mut Option<Source>,
+        out: &mut SidebarOutput,
     ) {
         for (name, child) in &self.children {
             let child_path = format!("{path}{FOLDER_SEPARATOR}{name}");
-            egui::CollapsingHeader::new(format!("{name}   {}", child.unread()))
+            let r = egui::CollapsingHeader::new(format!("{name}   {}", child.unread()))
                 .id_salt(("folder", &child_path))
                 .default_open(true)
-                .show(ui, |ui| {
-                    child.show(ui, &child_path, current, progress, picked)
-                });
+                .show(ui, |ui| child.show(ui, &child_path, current, progress, out));
+            r.header_response.context_menu(|ui| {
+                if ui.button("Mark folder read").clicked() {
+                    out.mark_read = Some(child.feed_ids());
+                    ui.close();
+                }
+            });
         }
         for feed in &self.feeds {
-            feed_row(ui, feed, current, progress, picked);
+            feed_row(ui, feed, current, progress, out);
         }
     }
 }
@@ -136,7 +158,7 @@ fn feed_row(
     feed: &FeedInfo,
     current: &Source,
     progress: &HashMap<FeedId, FeedProgress>,
-    picked: &mut Option<Source>,
+    out: &mut SidebarOutput,
 ) {
     let selected = *current == Source::Feed(feed.id);
     let mut name = feed_name(feed).to_string();
@@ -147,7 +169,7 @@ fn feed_row(
     let r = ui.selectable_label(selected, name);
     let r = r.on_hover_text(&feed.url);
     if r.clicked() {
-        *picked = Some(Source::Feed(feed.id));
+        out.source = Some(Source::Feed(feed.id));
     }
     if let Some(p) = state.filter(|p| !p.finished) {
         ui.horizontal(|ui| {

@@ -142,6 +142,8 @@ pub enum Manage {
     Rename(FeedId, Option<String>),
     /// Mark every item in scope read.
     MarkRead(ItemScope),
+    /// Mark every item of these feeds read (a folder).
+    MarkFeedsRead(Vec<FeedId>),
     /// Write every subscription, in its folders, to an OPML file.
     ExportOpml(PathBuf),
 }
@@ -540,6 +542,13 @@ fn manage(store: &mut Store, change: Manage) -> Result<String, String> {
             let text = crate::feeds::opml_export(&list).map_err(|e| e.to_string())?;
             std::fs::write(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))?;
             Ok(format!("Wrote {} feeds to {}.", list.len(), path.display()))
+        }
+        Manage::MarkFeedsRead(feeds) => {
+            let mut n = 0;
+            for feed in feeds {
+                n += store.set_read(ItemScope::Feed(feed), true).map_err(e)?;
+            }
+            Ok(format!("Marked {n} items read."))
         }
         Manage::MarkRead(scope) => {
             let n = store.set_read(scope, true).map_err(e)?;

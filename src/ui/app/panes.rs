@@ -5,7 +5,7 @@ use egui::{RichText, Ui};
 
 use super::{Action, AddDialog, App};
 use crate::ui::sidebar::{self, Source};
-use crate::ui::worker::Job;
+use crate::ui::worker::{Job, Manage};
 use crate::ui::{inspector, items, keys, layout, reader, tree_view};
 
 impl App {
@@ -49,7 +49,11 @@ impl App {
 
     fn feeds_pane(&mut self, ui: &mut Ui) {
         let feeds = self.feeds.as_deref().unwrap_or(&[]);
-        if let Some(source) = sidebar::show(ui, feeds, &self.source, &self.progress) {
+        let out = sidebar::show(ui, feeds, &self.source, &self.progress);
+        if let Some(ids) = out.mark_read {
+            self.manage(Manage::MarkFeedsRead(ids));
+        }
+        if let Some(source) = out.source {
             if !matches!(source, Source::Search(_)) {
                 self.search.clear();
             }
