@@ -282,7 +282,8 @@ struct Article {
 }
 
 enum Task {
-    Feed(FeedInfo),
+    // Boxed: a feed row is far larger than the other tasks, which are queued by the thousand.
+    Feed(Box<FeedInfo>),
     Page(Arc<FeedJob>, usize),
     Image(Arc<ImageBatch>, String),
 }
@@ -522,7 +523,7 @@ fn worker(shared: &Shared<'_>) {
                 {
                     q.running += 1;
                     q.feeds_in_flight += 1;
-                    break Task::Feed(feed);
+                    break Task::Feed(Box::new(feed));
                 }
                 if q.feeds.is_empty() && q.pages.is_empty() && q.images.is_empty() && q.running == 0
                 {
@@ -542,7 +543,7 @@ fn worker(shared: &Shared<'_>) {
         };
         let running = Running { shared };
         let result = match task {
-            Task::Feed(feed) => run_feed(shared, feed),
+            Task::Feed(feed) => run_feed(shared, *feed),
             Task::Page(job, entry) => run_page(shared, &job, entry),
             Task::Image(batch, url) => run_image(shared, &batch, &url),
         };
