@@ -87,8 +87,15 @@ CREATE TABLE IF NOT EXISTS feed (
     last_ok       INTEGER,                   -- unix seconds of the last successful fetch
     last_error    TEXT,                      -- NULL when the last attempt succeeded
     retry_after   INTEGER,                   -- unix seconds; NULL when the server asked nothing
-    folder        TEXT                       -- the OPML folder it was imported in (since version 2)
+    folder        TEXT,                      -- the OPML folder it was imported in (since version 2)
+    name          TEXT                       -- the user's name for it, shown over title (since 4)
 );
+
+-- The window's settings (refresh interval, text size, pane widths): a name and its value as text.
+CREATE TABLE IF NOT EXISTS setting (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
 
 -- One article. url_key/domain identify it within its domain (paper §3): at most one item per key.
 -- An item whose page could not be fetched has no key and no page; its feed summary stays readable

@@ -497,7 +497,7 @@ pub fn opml_import(text: &str) -> Result<Vec<OpmlFeed>, OpmlError> {
                 // A folder path stops growing past a sane length: nesting comes from the file.
                 let inner = match (title.as_deref().map(str::trim), &folder) {
                     (Some(_), Some(outer)) if outer.len() >= MAX_FOLDER_PATH => folder.clone(),
-                    (Some(name), Some(outer)) => Some(format!("{outer} / {name}")),
+                    (Some(name), Some(outer)) => Some(format!("{outer}{FOLDER_SEPARATOR}{name}")),
                     (Some(name), None) => Some(name.to_string()),
                     (None, _) => folder.clone(),
                 };
@@ -519,8 +519,22 @@ pub fn parse_opml(bytes: &[u8]) -> Result<Vec<OpmlFeed>, OpmlError> {
     opml_import(text.trim_start_matches('\u{feff}'))
 }
 
-/// An OPML 2.0 document listing `feeds`, each in its folder (one outline level per folder, in
-/// order of first appearance; a nested folder path `a / b` is written as one level named so).
+/// The separator of a nested folder's path as pith keeps it (`News / World`: the folder World
+/// inside News), both from an OPML import and to an export.
+pub const FOLDER_SEPARATOR: &str = " / ";
+
+/// A subscription as an OPML export lists it: the user's name for it over the feed's title.
+pub fn opml_feed(feed: crate::store::FeedInfo) -> OpmlFeed {
+    OpmlFeed {
+        url: feed.url,
+        title: feed.name.or(feed.title),
+        site_url: feed.site_url,
+        folder: feed.folder,
+    }
+}
+
+/// An OPML 2.0 document listing `feeds`, each in its folder: a nested folder path (`News /
+/// World`) is written as nested outlines, each folder once, in order of first appearance.
 pub fn opml_export(feeds: &[OpmlFeed]) -> Result<String, OpmlError> {
     let mut doc = opml::OPML {
         head: Some(opml::Head {
@@ -539,25 +553,31 @@ pub fn opml_export(feeds: &[OpmlFeed]) -> Result<String, OpmlError> {
             html_url: feed.site_url.clone(),
             ..opml::Outline::default()
         };
-        match &feed.folder {
-            None => doc.body.outlines.push(outline),
-            Some(folder) => {
-                let position = doc
-                    .body
-                    .outlines
-                    .iter()
-                    .position(|o| o.xml_url.is_none() && &o.text == folder);
-                match position {
-                    Some(i) => doc.body.outlines[i].outlines.push(outline),
-                    None => doc.body.outlines.push(opml::Outline {
-                        text: folder.clone(),
-                        title: Some(folder.clone()),
-                        outlines: vec![outline],
+        let mut level = &mut doc.body.outlines;
+        for folder in feed
+            .folder
+            .iter()
+            .flat_map(|f| f.split(FOLDER_SEPARATOR))
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+        {
+            let i = match level
+                .iter()
+                .position(|o| o.xml_url.is_none() && o.text == folder)
+            {
+                Some(i) => i,
+                None => {
+                    level.push(opml::Outline {
+                        text: folder.to_string(),
+                        title: Some(folder.to_string()),
                         ..opml::Outline::default()
-                    }),
+                    });
+                    level.len() - 1
                 }
-            }
+            };
+            level = &mut level[i].outlines;
         }
+        level.push(outline);
     }
     doc.to_string().map_err(|e| OpmlError::Write(e.to_string()))
 }
@@ -675,6 +695,19 @@ mod tests {
         );
         let out = opml_export(&feeds).unwrap();
         assert_eq!(opml_import(&out).unwrap(), feeds);
+        // The nested folder is written nested, not as one folder named "Folder / Inner".
+        let doc = opml::OPML::from_str(&out).unwrap();
+        let top: Vec<&str> = doc.body.outlines.iter().map(|o| o.text.as_str()).collect();
+        assert_eq!(top, ["Folder", "D"]);
+        let inner = doc.body.outlines[0]
+            .outlines
+            .iter()
+            .find(|o| o.text == "Inner")
+            .expect("Inner inside Folder");
+        assert_eq!(
+            inner.outlines[0].xml_url.as_deref(),
+            Some("http://c.example/rss")
+        );
         assert!(opml_import("not xml").is_err());
     }
 

@@ -66,16 +66,7 @@ pub fn import(db: Option<PathBuf>, file: &Path) -> Result<()> {
 /// Writes the subscriptions as OPML to `file`, or to standard output.
 pub fn export(db: Option<PathBuf>, file: Option<&Path>) -> Result<()> {
     let store = open_store(db)?;
-    let list: Vec<OpmlFeed> = store
-        .feeds()?
-        .into_iter()
-        .map(|f| OpmlFeed {
-            url: f.url,
-            title: f.title,
-            site_url: f.site_url,
-            folder: f.folder,
-        })
-        .collect();
+    let list: Vec<OpmlFeed> = store.feeds()?.into_iter().map(feeds::opml_feed).collect();
     let text = feeds::opml_export(&list)?;
     match file {
         Some(path) => {
@@ -121,11 +112,14 @@ fn print_feeds(out: &mut impl Write, feeds: &[FeedInfo], now: i64) -> std::io::R
             out,
             "{:>4}  {}\n      {}\n      {} items, {} unread; last refresh {}",
             f.id,
-            f.title.as_deref().unwrap_or(if f.last_ok.is_some() {
-                "(the feed has no title)"
-            } else {
-                "(not fetched yet)"
-            }),
+            f.name
+                .as_deref()
+                .or(f.title.as_deref())
+                .unwrap_or(if f.last_ok.is_some() {
+                    "(the feed has no title)"
+                } else {
+                    "(not fetched yet)"
+                }),
             f.url,
             f.items,
             f.unread,

@@ -38,6 +38,8 @@ pub struct FeedInfo {
     pub unread: u32,
     /// The folder it sits in (from OPML), `None` at the top level.
     pub folder: Option<String>,
+    /// The user's own name for it, shown instead of its title (a refresh never changes it).
+    pub name: Option<String>,
 }
 
 fn feed_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FeedInfo> {
@@ -55,6 +57,7 @@ fn feed_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FeedInfo> {
         items: r.get(10)?,
         unread: r.get(11)?,
         folder: r.get(12)?,
+        name: r.get(13)?,
     })
 }
 
@@ -63,7 +66,7 @@ const FEED_SELECT: &str = "SELECT f.id, f.url, f.title, f.site_url, f.etag, f.la
         (SELECT count(DISTINCT e.item) FROM feed_entry e WHERE e.feed = f.id),
         (SELECT count(DISTINCT e.item) FROM feed_entry e JOIN item i ON i.id = e.item
            WHERE e.feed = f.id AND i.read = 0),
-        f.folder
+        f.folder, f.name
     FROM feed f";
 
 impl Store {
@@ -103,6 +106,18 @@ impl Store {
             Ok(tx
                 .prepare_cached("UPDATE feed SET folder = ?2 WHERE id = ?1")?
                 .execute(params![id, folder])?
+                > 0)
+        })
+    }
+
+    /// Gives a feed the user's own name (`None` goes back to the feed's title); false when there
+    /// is no such feed.
+    pub fn feed_rename(&mut self, id: FeedId, name: Option<&str>) -> Result<bool, StoreError> {
+        let name = name.map(str::trim).filter(|n| !n.is_empty());
+        self.write(|tx| {
+            Ok(tx
+                .prepare_cached("UPDATE feed SET name = ?2 WHERE id = ?1")?
+                .execute(params![id, name])?
                 > 0)
         })
     }

@@ -29,7 +29,7 @@ impl Store {
     pub fn item_rows(&self, filter: &ItemFilter) -> Result<Vec<ItemRow>, StoreError> {
         let mut sql = String::from(
             "SELECT i.id, i.title,
-                (SELECT coalesce(f.title, f.url) FROM feed_entry e JOIN feed f ON f.id = e.feed
+                (SELECT coalesce(f.name, f.title, f.url) FROM feed_entry e JOIN feed f ON f.id = e.feed
                   WHERE e.item = i.id ORDER BY e.feed LIMIT 1),
                 coalesce(i.published, i.added), i.read, i.starred, i.fetch_error IS NOT NULL
              FROM item i WHERE 1 = 1",
@@ -55,7 +55,7 @@ impl Store {
     pub fn item_rows_by_id(&self, ids: &[ItemId]) -> Result<Vec<ItemRow>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT i.id, i.title,
-                (SELECT coalesce(f.title, f.url) FROM feed_entry e JOIN feed f ON f.id = e.feed
+                (SELECT coalesce(f.name, f.title, f.url) FROM feed_entry e JOIN feed f ON f.id = e.feed
                   WHERE e.item = i.id ORDER BY e.feed LIMIT 1),
                 coalesce(i.published, i.added), i.read, i.starred, i.fetch_error IS NOT NULL
              FROM item i WHERE i.id = ?1",

@@ -413,7 +413,7 @@ impl Store {
         item.feeds = self
             .conn
             .prepare_cached(
-                "SELECT DISTINCT coalesce(f.title, f.url) FROM feed_entry e JOIN feed f ON f.id = e.feed
+                "SELECT DISTINCT coalesce(f.name, f.title, f.url) FROM feed_entry e JOIN feed f ON f.id = e.feed
                  WHERE e.item = ?1 ORDER BY f.id",
             )?
             .query_map([id], |r| r.get(0))?

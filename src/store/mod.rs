@@ -11,7 +11,7 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, TransactionBehavior};
 
 /// The schema this build writes (SQLite `user_version`).
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
 mod codecs;
 mod entries;
@@ -23,6 +23,7 @@ mod maintenance;
 mod pages;
 mod pins;
 mod search;
+mod settings;
 mod tree;
 
 pub use maintenance::{Restored, restore, verify_backup};
@@ -63,6 +64,12 @@ const MIGRATIONS: &[&str] = &[
          hash   INTEGER NOT NULL,
          doc    INTEGER NOT NULL,
          PRIMARY KEY (domain, hash)
+     ) WITHOUT ROWID;",
+    // 3 → 4: the user's own name for a feed, and the window's settings.
+    "ALTER TABLE feed ADD COLUMN name TEXT;
+     CREATE TABLE IF NOT EXISTS setting (
+         key   TEXT PRIMARY KEY,
+         value TEXT NOT NULL
      ) WITHOUT ROWID;",
 ];
 

@@ -3,20 +3,23 @@
 
 use std::collections::HashMap;
 
-use egui::{RichText, TextureHandle, TextureOptions, Ui};
+use egui::{TextureHandle, Ui};
 
 use crate::reading::Article;
-use crate::refresh::{Event, FeedOutcome};
 use crate::safety::openable_link;
 use crate::store::{FeedId, FeedInfo, ItemFilter, ItemId, ItemRow, TreeNodeInfo};
-use crate::ui::inspector;
-use crate::ui::items;
 use crate::ui::keys::{self, Action};
+use crate::ui::layout::PaneWidths;
 use crate::ui::pins::PinRow;
-use crate::ui::reader;
-use crate::ui::sidebar::{self, FeedProgress, Source};
-use crate::ui::tree_view;
-use crate::ui::worker::{Config, Job, Reply, Worker};
+use crate::ui::schedule::Schedule;
+use crate::ui::sidebar::{FeedProgress, Source};
+use crate::ui::worker::{Config, Job, Worker};
+
+mod manage;
+mod panes;
+mod replies;
+mod screens;
+pub mod settings;
 
 /// Reading text size bounds, points.
 pub const TEXT_SIZE_RANGE: (f32, f32) = (11.0, 28.0);
@@ -112,6 +115,27 @@ pub struct App {
     reader_target: Option<f32>,
     reader_scroll_reset: bool,
     pending_link: Option<String>,
+    fonts_installed: bool,
+    /// The side panes' widths as the user left them.
+    pub pane_widths: PaneWidths,
+    /// In a window too narrow for three panes, the feeds pane is shown in the list's place.
+    pub feeds_in_place: bool,
+    /// Whether the feeds pane folded away this frame (the toolbar then offers it).
+    feeds_folded: bool,
+    /// The widths last stored in the settings.
+    saved_widths: PaneWidths,
+    /// The window's refresh clock.
+    pub schedule: Schedule,
+    /// Whether the stored settings have arrived (the clock waits for its interval).
+    settings_loaded: bool,
+    /// The settings dialog is open.
+    pub settings_open: bool,
+    /// The feed being renamed, with the name typed.
+    pub renaming: Option<(FeedId, String)>,
+    /// The feed whose unsubscribing waits for a confirmation.
+    pub unsubscribing: Option<FeedId>,
+    /// The OPML file typed in the settings dialog, to export to.
+    export_path: String,
 }
 
 impl App {
@@ -154,6 +178,17 @@ impl App {
             reader_target: None,
             reader_scroll_reset: false,
             pending_link: None,
+            fonts_installed: false,
+            pane_widths: PaneWidths::default(),
+            feeds_in_place: false,
+            feeds_folded: false,
+            saved_widths: PaneWidths::default(),
+            schedule: Schedule::new(None),
+            settings_loaded: false,
+            settings_open: false,
+            renaming: None,
+            unsubscribing: None,
+            export_path: String::new(),
         }
     }
 
@@ -298,9 +333,11 @@ impl App {
             Action::Help => self.help = !self.help,
             Action::TextLarger => {
                 self.text_size = (self.text_size + 1.0).min(TEXT_SIZE_RANGE.1);
+                self.save_setting(settings::TEXT_SIZE, self.text_size.to_string());
             }
             Action::TextSmaller => {
                 self.text_size = (self.text_size - 1.0).max(TEXT_SIZE_RANGE.0);
+                self.save_setting(settings::TEXT_SIZE, self.text_size.to_string());
             }
             Action::Escape => {
                 if self.help {
@@ -344,6 +381,7 @@ impl App {
             self.refresh = Some(RefreshState::default());
             self.progress.clear();
             worker.refresh(only);
+            self.schedule.ran(std::time::Instant::now());
         }
     }
 
@@ -357,6 +395,7 @@ impl App {
             self.status = Some(format!("Subscribing to {url}…"));
             self.refresh.get_or_insert_with(RefreshState::default);
             worker.subscribe(url);
+            self.schedule.ran(std::time::Instant::now());
         }
     }
 
@@ -398,232 +437,19 @@ impl App {
         }
     }
 
-    fn apply(&mut self, ctx: &egui::Context, reply: Reply) {
-        let answer = !matches!(
-            reply,
-            Reply::Refresh(_) | Reply::RefreshEnded(_) | Reply::Subscribed(_)
-        );
-        if answer {
-            self.pending = self.pending.saturating_sub(1);
-        }
-        match reply {
-            Reply::Feeds(Ok(feeds)) => self.feeds = Some(feeds),
-            Reply::StoreUnavailable {
-                message,
-                fresh_start,
-                restorable,
-            } => {
-                self.store_error = Some(message);
-                self.fresh_start = fresh_start;
-                self.restorable = restorable;
-            }
-            Reply::Feeds(Err(e)) => {
-                self.feeds.get_or_insert_with(Vec::new);
-                self.status = Some(e);
-            }
-            Reply::Items { generation, rows } => {
-                if generation != self.generation {
-                    return;
-                }
-                match rows {
-                    Ok(rows) => {
-                        let keep = self.selected_item();
-                        self.rows = rows;
-                        self.rows_loaded = true;
-                        self.selected =
-                            keep.and_then(|id| self.rows.iter().position(|r| r.id == id));
-                    }
-                    Err(e) => self.status = Some(e),
-                }
-            }
-            Reply::Opened {
-                id,
-                article,
-                images,
-            } => match article {
-                Ok(Some(article)) => {
-                    if self.opening.is_some_and(|o| o != id)
-                        && self.open.as_ref().is_none_or(|o| o.article.item.id != id)
-                    {
-                        return;
-                    }
-                    let same = self.open.as_ref().is_some_and(|o| o.article.item.id == id);
-                    if self.opening == Some(id) {
-                        self.opening = None;
-                    }
-                    let was_unread = self
-                        .rows
-                        .iter()
-                        .find(|r| r.id == id)
-                        .is_some_and(|r| !r.read);
-                    if was_unread {
-                        self.adjust_unread(&article.item.feeds, -1);
-                    }
-                    if let Some(row) = self.rows.iter_mut().find(|r| r.id == id) {
-                        row.read = true;
-                    }
-                    let textures = images
-                        .into_iter()
-                        .map(|d| {
-                            let tex = ctx.load_texture(&d.url, d.image, TextureOptions::LINEAR);
-                            (d.url, tex)
-                        })
-                        .collect();
-                    let domain = article.domain.clone();
-                    self.open = Some(OpenArticle {
-                        article: *article,
-                        textures,
-                    });
-                    if !same {
-                        self.reader_scroll_reset = true;
-                        self.tree = None;
-                    }
-                    if let Some(domain) = domain {
-                        if self.tree.as_ref().is_none_or(|t| t.0 != domain) {
-                            self.send(Job::Tree {
-                                domain: domain.clone(),
-                            });
-                        }
-                        self.send(Job::Pins { domain });
-                    } else {
-                        self.pins.clear();
-                    }
-                }
-                Ok(None) => self.status = Some(format!("Item {id} is gone.")),
-                Err(e) => self.status = Some(format!("Item {id}: {e}")),
-            },
-            Reply::Skipped => {}
-            Reply::ReadSet { id, read } => match read {
-                Ok(read) => {
-                    let open_feeds = self
-                        .open
-                        .as_ref()
-                        .filter(|o| o.article.item.id == id)
-                        .map(|o| o.article.item.feeds.clone());
-                    let mut changed = None;
-                    if let Some(row) = self.rows.iter_mut().find(|r| r.id == id)
-                        && row.read != read
-                    {
-                        row.read = read;
-                        changed = Some(open_feeds.unwrap_or_else(|| vec![row.feed.clone()]));
-                    }
-                    if let Some(feeds) = changed {
-                        self.adjust_unread(&feeds, if read { -1 } else { 1 });
-                    }
-                }
-                Err(e) => self.status = Some(e),
-            },
-            Reply::Starred { id, starred } => match starred {
-                Ok(starred) => {
-                    if let Some(row) = self.rows.iter_mut().find(|r| r.id == id) {
-                        row.starred = starred;
-                    }
-                    if let Some(open) = &mut self.open
-                        && open.article.item.id == id
-                    {
-                        open.article.item.starred = starred;
-                    }
-                }
-                Err(e) => self.status = Some(e),
-            },
-            Reply::Tree { domain, nodes } => self.tree = Some((domain, nodes)),
-            Reply::Pins { domain, pins } => match pins {
-                Ok(pins) => {
-                    if self
-                        .open
-                        .as_ref()
-                        .is_some_and(|o| o.article.domain.as_deref() == Some(&domain))
-                    {
-                        self.pins = pins;
-                    }
-                }
-                Err(e) => self.status = Some(e),
-            },
-            Reply::Imported(result) => match result {
-                Ok((total, new)) => {
-                    self.status = Some(format!(
-                        "{total} feeds in the file: {new} new; refreshing them now."
-                    ));
-                    self.add = None;
-                    self.send(Job::Feeds);
-                    self.start_refresh(None);
-                }
-                Err(e) => self.status = Some(e),
-            },
-            Reply::Subscribed(result) => match result {
-                Ok(_) => {
-                    self.status = Some("Subscribed; fetching its articles…".into());
-                    self.add = None;
-                    self.send(Job::Feeds);
-                }
-                Err(e) => {
-                    self.status = Some(e);
-                    self.refresh = None;
-                }
-            },
-            Reply::Refresh(event) => self.on_refresh_event(event),
-            Reply::RefreshEnded(result) => {
-                self.refresh = None;
-                match result {
-                    Ok(s) => {
-                        self.status = Some(format!(
-                            "Refreshed: {} new items, {} failed feeds, {} pages not fetched (kept with the feed's summary).",
-                            s.new_items, s.feeds_failed, s.page_errors
-                        ))
-                    }
-                    Err(e) => self.status = Some(format!("Refresh failed: {e}")),
-                }
-                self.send(Job::Feeds);
-                self.reload_list();
-            }
-        }
-    }
-
-    /// Changes the unread counts of the feeds named `feeds` (titles, else URLs) by `delta`
-    /// without asking the database: counting 100,000 items after every opened article would
-    /// keep the worker busy for nothing. A refresh reloads the real counts.
-    fn adjust_unread(&mut self, feeds: &[String], delta: i64) {
-        let Some(list) = &mut self.feeds else { return };
-        for feed in list.iter_mut() {
-            if feeds.iter().any(|name| name == sidebar::feed_name(feed)) {
-                feed.unread = u32::try_from((i64::from(feed.unread) + delta).max(0)).unwrap_or(0);
-            }
-        }
-    }
-
-    fn on_refresh_event(&mut self, event: Event) {
-        let state = self.refresh.get_or_insert_with(RefreshState::default);
-        match event {
-            Event::Started { feeds } => state.feeds += feeds,
-            Event::PagesQueued { feed, count } => {
-                state.pages += count;
-                self.progress.entry(feed).or_default().queued += count;
-            }
-            Event::PageDone { feed, .. } => {
-                state.pages_done += 1;
-                self.progress.entry(feed).or_default().done += 1;
-            }
-            Event::FeedDone { feed, outcome, .. } => {
-                state.feeds_done += 1;
-                let p = self.progress.entry(feed).or_default();
-                p.finished = true;
-                p.error = match outcome {
-                    FeedOutcome::Failed { error } => Some(error),
-                    _ => None,
-                };
-                // The new counts and items show while the other feeds still refresh.
-                self.send(Job::Feeds);
-                self.reload_list();
-            }
-        }
-    }
-
     /// One frame of the window inside `ui`.
     pub fn show(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
+        if !self.fonts_installed {
+            crate::ui::fonts::install(&ctx);
+            self.fonts_installed = true;
+        }
         if self.worker.is_none() {
             self.worker = Some(Worker::start(self.config.clone(), ctx.clone()));
             self.send(Job::Feeds);
+            self.send(Job::Settings {
+                keys: settings::KEYS.to_vec(),
+            });
             self.reload_list();
         }
         self.poll(&ctx);
@@ -644,433 +470,14 @@ impl App {
         } else if empty {
             egui::CentralPanel::default().show(ui, |ui| self.first_screen(ui));
         } else {
-            egui::Panel::left("feeds-pane")
-                .default_size(220.0)
-                .show(ui, |ui| {
-                    let feeds = self.feeds.as_deref().unwrap_or(&[]);
-                    if let Some(source) = sidebar::show(ui, feeds, &self.source, &self.progress) {
-                        if !matches!(source, Source::Search(_)) {
-                            self.search.clear();
-                        }
-                        self.set_source(source);
-                        self.selected = None;
-                    }
-                });
-            egui::Panel::left("items-pane")
-                .default_size(360.0)
-                .show(ui, |ui| self.items_pane(ui));
-            egui::CentralPanel::default().show(ui, |ui| self.reading_pane(ui));
+            self.three_panes(ui);
         }
         self.dialogs(&ctx);
+        self.manage_dialogs(&ctx);
+        self.tick(&ctx);
         if self.refresh.is_some() || self.pending > 0 {
             // Spinners animate; replies also wake the window on their own.
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
-        }
-    }
-
-    fn toolbar(&mut self, ui: &mut Ui) {
-        ui.horizontal(|ui| {
-            let refreshing = self.refresh.is_some();
-            if ui
-                .add_enabled(!refreshing, egui::Button::new("Refresh"))
-                .on_hover_text("Refresh every feed (r)")
-                .clicked()
-            {
-                self.start_refresh(None);
-            }
-            if ui.button("Add feed…").clicked() {
-                self.add = Some(AddDialog::default());
-            }
-            ui.separator();
-            let search = egui::TextEdit::singleline(&mut self.search)
-                .hint_text("Search (/)")
-                .desired_width(220.0);
-            let r = ui.add(search);
-            if self.focus_search {
-                r.request_focus();
-                self.focus_search = false;
-            }
-            if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                let q = self.search.trim().to_string();
-                if q.is_empty() {
-                    self.set_source(Source::All);
-                } else {
-                    self.set_source(Source::Search(q));
-                }
-                self.selected = None;
-            }
-            ui.separator();
-            if ui.button("A-").on_hover_text("Smaller text (-)").clicked() {
-                self.do_action(Action::TextSmaller);
-            }
-            if ui.button("A+").on_hover_text("Larger text (+)").clicked() {
-                self.do_action(Action::TextLarger);
-            }
-            let label = if self.inspector {
-                "Reader"
-            } else {
-                "Inspector"
-            };
-            if ui
-                .button(label)
-                .on_hover_text("Toggle the inspector (i)")
-                .clicked()
-            {
-                self.inspector = !self.inspector;
-            }
-            if ui.button("?").on_hover_text("Keys").clicked() {
-                self.help = !self.help;
-            }
-        });
-    }
-
-    fn status_bar(&mut self, ui: &mut Ui) {
-        ui.horizontal(|ui| {
-            if let Some(r) = &self.refresh {
-                ui.spinner();
-                let total = (r.feeds + r.pages).max(1);
-                let done = r.feeds_done + r.pages_done;
-                ui.add(
-                    egui::ProgressBar::new(done as f32 / total as f32)
-                        .desired_width(160.0)
-                        .text(format!(
-                            "{}/{} feeds, {}/{} pages",
-                            r.feeds_done, r.feeds, r.pages_done, r.pages
-                        )),
-                );
-            }
-            if let Some(s) = &self.status {
-                ui.label(s);
-            } else if !self.rows_loaded {
-                ui.label("Loading…");
-            } else {
-                ui.label(format!("{} items", self.rows.len()));
-            }
-        });
-    }
-
-    /// Starts over with a new worker, which opens the database again (a new, empty one when the
-    /// damaged file was moved aside).
-    fn reopen(&mut self) {
-        self.worker = None;
-        self.store_error = None;
-        self.fresh_start = false;
-        self.restorable = false;
-        self.feeds = None;
-        self.rows.clear();
-        self.rows_loaded = false;
-        self.open = None;
-        self.status = None;
-    }
-
-    /// Puts the restore's outcome in place once its thread is done.
-    fn poll_restore(&mut self) {
-        let Some(rx) = &self.restoring else { return };
-        match rx.try_recv() {
-            Ok(Ok(message)) => {
-                self.restoring = None;
-                self.reopen();
-                self.status = Some(message);
-            }
-            Ok(Err(e)) => {
-                self.restoring = None;
-                self.status = Some(e);
-            }
-            Err(std::sync::mpsc::TryRecvError::Empty) => {}
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => self.restoring = None,
-        }
-    }
-
-    /// What the window shows when its database cannot be opened: why, in full (where a damaged
-    /// file went), and the two ways on: a fresh start, or a backup put in place.
-    fn store_trouble(&mut self, ui: &mut Ui) {
-        let error = self.store_error.clone().unwrap_or_default();
-        ui.vertical_centered(|ui| {
-            ui.set_max_width(640.0);
-            ui.add_space(40.0);
-            ui.heading(RichText::new("pith could not open its database").size(24.0));
-            ui.add_space(12.0);
-            ui.add(egui::Label::new(RichText::new(&error)).wrap());
-            ui.add_space(8.0);
-            ui.label(format!("The database: {}", self.config.db.display()));
-            ui.add_space(20.0);
-            if self.fresh_start && ui.button("Start with a new, empty database").clicked() {
-                self.reopen();
-            }
-            if !self.restorable {
-                ui.label("Start pith with another database: pith --db PATH.");
-            }
-            if self.restorable {
-                ui.add_space(16.0);
-                ui.label("Put a backup in its place (made with `pith backup FILE`):");
-                ui.horizontal(|ui| {
-                    let r = ui.add(
-                        egui::TextEdit::singleline(&mut self.restore_path)
-                            .hint_text("/path/to/backup.db")
-                            .desired_width(380.0),
-                    );
-                    r.widget_info(|| {
-                        egui::WidgetInfo::labeled(egui::Role::TextInput, true, "Backup file")
-                    });
-                    let busy = self.restoring.is_some();
-                    if ui
-                        .add_enabled(!busy, egui::Button::new("Restore"))
-                        .clicked()
-                    {
-                        let db = self.config.db.clone();
-                        let backup = std::path::PathBuf::from(self.restore_path.trim());
-                        let (tx, rx) = std::sync::mpsc::channel();
-                        self.restoring = Some(rx);
-                        let ctx = ui.ctx().clone();
-                        // A restore copies and checks a whole file: never on the frame's thread.
-                        let _ = std::thread::Builder::new()
-                            .name("pith-restore".into())
-                            .spawn(move || {
-                                let outcome = crate::store::restore(&db, &backup)
-                                    .map(|_| format!("Restored {}", backup.display()))
-                                    .map_err(|e| format!("Restore failed: {e}"));
-                                let _ = tx.send(outcome);
-                                ctx.request_repaint();
-                            });
-                    }
-                });
-            }
-            if let Some(status) = &self.status
-                && status.starts_with("Restore failed")
-            {
-                ui.add(
-                    egui::Label::new(RichText::new(status).color(ui.visuals().error_fg_color))
-                        .wrap(),
-                );
-            }
-        });
-    }
-
-    fn first_screen(&mut self, ui: &mut Ui) {
-        ui.vertical_centered(|ui| {
-            ui.add_space(60.0);
-            ui.heading(RichText::new("Welcome to pith").size(28.0));
-            ui.add_space(8.0);
-            ui.label("pith shows only the main content of every article.");
-            ui.label("Subscribe to a feed to begin: paste its address, or a site's address.");
-            ui.add_space(20.0);
-        });
-        let add = &mut self.welcome;
-        let mut subscribe = None;
-        let mut import = None;
-        ui.vertical_centered(|ui| {
-            ui.set_max_width(520.0);
-            ui.horizontal(|ui| {
-                let r = ui
-                    .add(
-                        egui::TextEdit::singleline(&mut add.url)
-                            .hint_text("https://example.com/feed.xml")
-                            .desired_width(380.0),
-                    )
-                    .on_hover_text("The address of a feed, or of a site that names one");
-                // Screen readers (and the window's tests) find the field by its name.
-                r.widget_info(|| {
-                    egui::WidgetInfo::labeled(egui::Role::TextInput, true, "Feed address")
-                });
-                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if ui.button("Add feed").clicked() || enter {
-                    subscribe = Some(add.url.clone());
-                }
-            });
-            ui.add_space(12.0);
-            ui.label("or import the subscriptions of another reader (OPML file):");
-            ui.horizontal(|ui| {
-                ui.add(
-                    egui::TextEdit::singleline(&mut add.opml)
-                        .hint_text("/path/to/subscriptions.opml")
-                        .desired_width(380.0),
-                );
-                if ui.button("Import OPML").clicked() {
-                    import = Some(add.opml.clone());
-                }
-            });
-        });
-        if let Some(url) = subscribe {
-            self.subscribe(url);
-        }
-        if let Some(path) = import {
-            self.import_opml(path);
-        }
-    }
-
-    fn items_pane(&mut self, ui: &mut Ui) {
-        let title = match &self.source {
-            Source::All => "All items".to_string(),
-            Source::Unread => "Unread".to_string(),
-            Source::Starred => "Starred".to_string(),
-            Source::Feed(id) => self
-                .feeds
-                .as_deref()
-                .and_then(|f| f.iter().find(|f| f.id == *id))
-                .map(|f| sidebar::feed_name(f).to_string())
-                .unwrap_or_default(),
-            Source::Search(q) => format!("Search: {q}"),
-        };
-        ui.label(RichText::new(title).strong());
-        ui.separator();
-        if !self.rows_loaded {
-            ui.spinner();
-            return;
-        }
-        if self.rows.is_empty() {
-            ui.label(RichText::new("Nothing here.").weak());
-            return;
-        }
-        let out = items::show(ui, &self.rows, self.selected, self.scroll_to.take());
-        if let Some(i) = out.clicked {
-            self.select(i);
-            self.scroll_to = None;
-        }
-    }
-
-    fn reading_pane(&mut self, ui: &mut Ui) {
-        let Some(open) = &self.open else {
-            ui.centered_and_justified(|ui| {
-                let text = if self.opening.is_some() {
-                    "Opening…"
-                } else {
-                    "Select an item (j / k)."
-                };
-                ui.label(RichText::new(text).weak());
-            });
-            return;
-        };
-        if self.inspector {
-            let tree = &self.tree;
-            let article = &open.article;
-            let mut inspected = self.inspected;
-            let out = inspector::show(ui, article, &mut inspected, &self.pins, |ui| {
-                let branch: Vec<String> = article
-                    .branch
-                    .as_ref()
-                    .map(|b| b.nodes.iter().map(|n| n.path.clone()).collect())
-                    .unwrap_or_default();
-                let decided = match (&article.branch, article.deciding_node) {
-                    (Some(b), Some(n)) => Some(b.nodes[n].path.as_str()),
-                    _ => None,
-                };
-                match tree {
-                    Some((_, Ok(nodes))) => tree_view::show(ui, nodes, &branch, decided),
-                    Some((_, Err(e))) => {
-                        ui.label(e);
-                    }
-                    None if article.domain.is_none() => {
-                        ui.label("This page has no URL Tree.");
-                    }
-                    None => {
-                        ui.spinner();
-                    }
-                }
-            });
-            let domain = open.article.domain.clone().unwrap_or_default();
-            let reopen = Some(open.article.item.id);
-            self.inspected = inspected;
-            if let Some((index, verdict)) = out.pin {
-                self.pin(index, verdict);
-            }
-            if let Some(id) = out.unpin {
-                self.send(Job::PinRemove { id, domain, reopen });
-            }
-            return;
-        }
-        let size = self.text_size;
-        let mut area = egui::ScrollArea::vertical()
-            .id_salt("reader")
-            .auto_shrink([false, false]);
-        if self.reader_scroll_reset {
-            area = area.vertical_scroll_offset(0.0);
-            self.reader_scroll_reset = false;
-        } else if let Some(y) = self.reader_target.take() {
-            area = area.vertical_scroll_offset(y);
-        }
-        let mut clicked = None;
-        let output = area.show(ui, |ui| {
-            let width = reader::measure_width(size).min(ui.available_width() - 32.0);
-            let pad = ((ui.available_width() - width) / 2.0).max(16.0);
-            ui.horizontal(|ui| {
-                ui.add_space(pad);
-                ui.vertical(|ui| {
-                    ui.set_max_width(width);
-                    ui.add_space(size);
-                    clicked = reader::show(ui, &open.article, &open.textures, size);
-                    ui.add_space(size * 4.0);
-                });
-            });
-        });
-        self.reader_offset = output.state.clamped_offset().y;
-        self.reader_view = output.inner_rect.height();
-        self.reader_content = output.content_size.y;
-        if let Some(link) = clicked {
-            self.open_link(link);
-        }
-    }
-
-    fn dialogs(&mut self, ctx: &egui::Context) {
-        if self.help {
-            let mut open = true;
-            egui::Window::new("Keys")
-                .open(&mut open)
-                .collapsible(false)
-                .resizable(false)
-                .show(ctx, |ui| {
-                    egui::Grid::new("keys-grid").num_columns(2).show(ui, |ui| {
-                        for (key, what) in keys::HELP {
-                            ui.label(RichText::new(*key).monospace().strong());
-                            ui.label(*what);
-                            ui.end_row();
-                        }
-                    });
-                });
-            self.help &= open;
-        }
-        let has_feeds = self.feeds.as_ref().is_some_and(|f| !f.is_empty());
-        if has_feeds && self.add.is_some() {
-            let mut open = true;
-            let mut subscribe = None;
-            let mut import = None;
-            if let Some(add) = &mut self.add {
-                egui::Window::new("Add a feed")
-                    .open(&mut open)
-                    .collapsible(false)
-                    .show(ctx, |ui| {
-                        ui.label("A feed's address, or a site that names its feed:");
-                        ui.horizontal(|ui| {
-                            ui.add(
-                                egui::TextEdit::singleline(&mut add.url)
-                                    .hint_text("https://example.com/feed.xml")
-                                    .desired_width(320.0),
-                            );
-                            if ui.button("Add").clicked() {
-                                subscribe = Some(add.url.clone());
-                            }
-                        });
-                        ui.label("Or an OPML file to import:");
-                        ui.horizontal(|ui| {
-                            ui.add(
-                                egui::TextEdit::singleline(&mut add.opml)
-                                    .hint_text("/path/to/subscriptions.opml")
-                                    .desired_width(320.0),
-                            );
-                            if ui.button("Import").clicked() {
-                                import = Some(add.opml.clone());
-                            }
-                        });
-                    });
-            }
-            if !open {
-                self.add = None;
-            }
-            if let Some(url) = subscribe {
-                self.subscribe(url);
-            }
-            if let Some(path) = import {
-                self.import_opml(path);
-            }
         }
     }
 }

@@ -136,8 +136,11 @@ pub fn show(
     tree: impl FnOnce(&mut Ui),
 ) -> InspectorOutput {
     let mut out = InspectorOutput::default();
+    // The explanation never takes more than half the pane: a long line in it (a pin's text, an
+    // element path) wraps instead of pushing the panel over the block list.
+    let widest = (ui.available_width() * 0.5).max(200.0);
     egui::Panel::right("inspector-detail")
-        .default_size(340.0)
+        .default_size(340.0_f32.min(widest))
         .resizable(true)
         .show(ui, |ui| {
             egui::ScrollArea::vertical()
@@ -299,16 +302,15 @@ fn detail(
         ui.label(RichText::new("none").weak());
     }
     for pin in pins {
-        ui.horizontal(|ui| {
-            if ui.small_button("Remove pin").clicked() {
-                out.unpin = Some(pin.id);
-            }
-            let verdict = match pin.verdict {
-                PinVerdict::Content => "always content",
-                PinVerdict::Boilerplate => "always boilerplate",
-            };
-            let text: String = pin.text.chars().take(60).collect();
-            ui.label(format!("{verdict}: {text}"));
-        });
+        let verdict = match pin.verdict {
+            PinVerdict::Content => "always content",
+            PinVerdict::Boilerplate => "always boilerplate",
+        };
+        // The whole text, wrapped to the pane (the store keeps 200 characters of it).
+        ui.add(egui::Label::new(format!("{verdict}: {}", pin.text)).wrap());
+        if ui.small_button("Remove pin").clicked() {
+            out.unpin = Some(pin.id);
+        }
+        ui.add_space(4.0);
     }
 }

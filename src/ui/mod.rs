@@ -3,11 +3,14 @@
 //! on heavy disk work: [`worker`] does those on threads of their own.
 
 pub mod app;
+pub mod fonts;
 pub mod inspector;
 pub mod items;
 pub mod keys;
+pub mod layout;
 pub mod pins;
 pub mod reader;
+pub mod schedule;
 pub mod sidebar;
 pub mod tree_view;
 pub mod worker;
@@ -23,6 +26,8 @@ pub fn run(config: Config) -> Result<(), eframe::Error> {
             .with_app_id("pith")
             .with_inner_size([1280.0, 800.0])
             .with_min_inner_size([640.0, 400.0]),
+        // The window installs its own system-font fallback (`fonts`), also under test.
+        system_font_fallback: false,
         ..Default::default()
     };
     eframe::run_native(

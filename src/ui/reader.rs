@@ -18,7 +18,12 @@ pub const MEASURE_CHARS: f32 = 70.0;
 /// The width of [`MEASURE_CHARS`] characters at `size` points in the proportional font (an average
 /// character is about half an em wide).
 pub fn measure_width(size: f32) -> f32 {
-    MEASURE_CHARS * size * 0.5
+    chars_width(MEASURE_CHARS, size)
+}
+
+/// The width of `chars` average characters at `size` points in the proportional font.
+pub fn chars_width(chars: f32, size: f32) -> f32 {
+    chars * size * 0.5
 }
 
 /// Draws the article; returns the link the user clicked, already checked by [`openable_link`]
@@ -107,15 +112,27 @@ pub fn show(
     clicked
 }
 
-fn heading_font(size: f32, level: u8) -> FontId {
-    let scale = match level {
+/// How much larger than the text a heading of `level` is: the one scale of the reading pane's
+/// headings, for their font and their line height alike.
+fn heading_scale(level: u8) -> f32 {
+    match level {
         1 => 1.75,
         2 => 1.45,
         3 => 1.25,
         4 => 1.1,
         _ => 1.0,
-    };
-    FontId::proportional(size * scale)
+    }
+}
+
+/// A heading's font at text size `size`.
+fn heading_font(size: f32, level: u8) -> FontId {
+    FontId::proportional(size * heading_scale(level))
+}
+
+/// A heading's line height at text size `size`: a little more than its font, so that a heading
+/// over two lines never overlaps itself.
+fn heading_line(size: f32, level: u8) -> f32 {
+    heading_font(size, level).size * 1.3
 }
 
 fn show_block(
@@ -136,7 +153,7 @@ fn show_block(
                 &block.links,
                 heading_font(size, level),
                 strong,
-                size * 1.3 * level_scale(level),
+                heading_line(size, level),
             );
             ui.add_space(size * 0.3);
         }
@@ -265,15 +282,6 @@ fn show_block(
     clicked
 }
 
-fn level_scale(level: u8) -> f32 {
-    match level {
-        1 => 1.75,
-        2 => 1.45,
-        3 => 1.25,
-        _ => 1.1,
-    }
-}
-
 /// One wrapped run of text with its links underlined and clickable; returns the link clicked.
 /// Drawn from one galley, so the text wraps as a whole and a link is found by the character
 /// under the pointer.
@@ -341,4 +349,24 @@ pub fn paragraph(
     }
     ui.painter().galley(rect.min, galley, color);
     clicked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every level's line height follows its own font (h5 and h6 had text-sized fonts on lines
+    /// made for a larger one).
+    #[test]
+    fn a_heading_line_is_its_own_font_and_a_little_more() {
+        for level in 1..=6 {
+            let font = heading_font(20.0, level).size;
+            assert!(
+                (heading_line(20.0, level) - font * 1.3).abs() < 1e-4,
+                "h{level}"
+            );
+            assert!(font >= 20.0, "h{level} is never smaller than the text");
+        }
+        assert!(heading_font(20.0, 4).size > heading_font(20.0, 5).size);
+    }
 }

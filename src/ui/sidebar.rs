@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::feeds::FOLDER_SEPARATOR;
+
 use egui::{RichText, Ui};
 
 use crate::store::{FeedId, FeedInfo};
@@ -41,19 +43,31 @@ pub fn folder_of(feed: &FeedInfo) -> Option<&str> {
     feed.folder.as_deref()
 }
 
-/// A feed's display name.
+/// A feed's display name: the user's, else the feed's title, else its address.
 pub fn feed_name(feed: &FeedInfo) -> &str {
-    feed.title.as_deref().unwrap_or(&feed.url)
+    feed.name
+        .as_deref()
+        .or(feed.title.as_deref())
+        .unwrap_or(&feed.url)
 }
 
-/// Draws the pane; returns the source the user picked.
+/// What the user asked for in the pane this frame.
+#[derive(Debug, Default)]
+pub struct SidebarOutput {
+    /// The list to show.
+    pub source: Option<Source>,
+    /// Mark every item of these feeds read (a folder's context menu).
+    pub mark_read: Option<Vec<FeedId>>,
+}
+
+/// Draws the pane; returns what the user picked.
 pub fn show(
     ui: &mut Ui,
     feeds: &[FeedInfo],
     current: &Source,
     progress: &HashMap<FeedId, FeedProgress>,
-) -> Option<Source> {
-    let mut picked = None;
+) -> SidebarOutput {
+    let mut out = SidebarOutput::default();
     let unread: u32 = feeds.iter().map(|f| f.unread).sum();
     egui::ScrollArea::vertical()
         .id_salt("feeds")
@@ -65,34 +79,78 @@ pub fn show(
                 (Source::Starred, "Starred".to_string()),
             ] {
                 if ui.selectable_label(*current == source, name).clicked() {
-                    picked = Some(source);
+                    out.source = Some(source);
                 }
             }
             ui.separator();
-            let mut folders: BTreeMap<&str, Vec<&FeedInfo>> = BTreeMap::new();
-            let mut loose = Vec::new();
+            let mut root = Folder::default();
             for feed in feeds {
-                match folder_of(feed) {
-                    Some(folder) => folders.entry(folder).or_default().push(feed),
-                    None => loose.push(feed),
+                let mut folder = &mut root;
+                for name in folder_of(feed)
+                    .into_iter()
+                    .flat_map(|f| f.split(FOLDER_SEPARATOR))
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                {
+                    folder = folder.children.entry(name).or_default();
                 }
+                folder.feeds.push(feed);
             }
-            for (folder, list) in folders {
-                let unread: u32 = list.iter().map(|f| f.unread).sum();
-                egui::CollapsingHeader::new(format!("{folder}   {unread}"))
-                    .id_salt(("folder", folder))
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        for feed in list {
-                            feed_row(ui, feed, current, progress, &mut picked);
-                        }
-                    });
-            }
-            for feed in loose {
-                feed_row(ui, feed, current, progress, &mut picked);
-            }
+            root.show(ui, "", current, progress, &mut out);
         });
-    picked
+    out
+}
+
+/// A folder of the pane: its subfolders by name, then its feeds. A nested OPML folder (`News /
+/// World`) is a folder inside a folder here, as in the file.
+#[derive(Default)]
+struct Folder<'a> {
+    children: BTreeMap<&'a str, Folder<'a>>,
+    feeds: Vec<&'a FeedInfo>,
+}
+
+impl Folder<'_> {
+    fn unread(&self) -> u32 {
+        self.feeds.iter().map(|f| f.unread).sum::<u32>()
+            + self.children.values().map(Folder::unread).sum::<u32>()
+    }
+
+    /// Every feed in the folder and its subfolders.
+    fn feed_ids(&self) -> Vec<FeedId> {
+        let mut ids: Vec<FeedId> = self.feeds.iter().map(|f| f.id).collect();
+        for child in self.children.values() {
+            ids.extend(child.feed_ids());
+        }
+        ids
+    }
+
+    /// Draws the subfolders (each a collapsing header, open at first) and then the feeds; `path`
+    /// names this folder, so that two folders of one name in different places stay apart.
+    fn show(
+        &self,
+        ui: &mut Ui,
+        path: &str,
+        current: &Source,
+        progress: &HashMap<FeedId, FeedProgress>,
+        out: &mut SidebarOutput,
+    ) {
+        for (name, child) in &self.children {
+            let child_path = format!("{path}{FOLDER_SEPARATOR}{name}");
+            let r = egui::CollapsingHeader::new(format!("{name}   {}", child.unread()))
+                .id_salt(("folder", &child_path))
+                .default_open(true)
+                .show(ui, |ui| child.show(ui, &child_path, current, progress, out));
+            r.header_response.context_menu(|ui| {
+                if ui.button("Mark folder read").clicked() {
+                    out.mark_read = Some(child.feed_ids());
+                    ui.close();
+                }
+            });
+        }
+        for feed in &self.feeds {
+            feed_row(ui, feed, current, progress, out);
+        }
+    }
 }
 
 fn feed_row(
@@ -100,7 +158,7 @@ fn feed_row(
     feed: &FeedInfo,
     current: &Source,
     progress: &HashMap<FeedId, FeedProgress>,
-    picked: &mut Option<Source>,
+    out: &mut SidebarOutput,
 ) {
     let selected = *current == Source::Feed(feed.id);
     let mut name = feed_name(feed).to_string();
@@ -111,7 +169,7 @@ fn feed_row(
     let r = ui.selectable_label(selected, name);
     let r = r.on_hover_text(&feed.url);
     if r.clicked() {
-        *picked = Some(Source::Feed(feed.id));
+        out.source = Some(Source::Feed(feed.id));
     }
     if let Some(p) = state.filter(|p| !p.finished) {
         ui.horizontal(|ui| {

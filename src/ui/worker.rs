@@ -117,6 +117,35 @@ pub enum Job {
         /// The file.
         path: PathBuf,
     },
+    /// Read the window's settings named in `keys`.
+    Settings {
+        /// The settings' names.
+        keys: Vec<&'static str>,
+    },
+    /// Store one of the window's settings.
+    SaveSetting {
+        /// Its name.
+        key: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// Change subscriptions or read marks (unsubscribe, rename, mark read).
+    Manage(Manage),
+}
+
+/// A change to the subscriptions or their read marks, made from the feeds pane.
+#[derive(Debug, Clone)]
+pub enum Manage {
+    /// Unsubscribe (items no other feed lists go with it).
+    Unsubscribe(FeedId),
+    /// The user's own name for a feed (`None`: back to its title).
+    Rename(FeedId, Option<String>),
+    /// Mark every item in scope read.
+    MarkRead(ItemScope),
+    /// Mark every item of these feeds read (a folder).
+    MarkFeedsRead(Vec<FeedId>),
+    /// Write every subscription, in its folders, to an OPML file.
+    ExportOpml(PathBuf),
 }
 
 /// An image decoded for display.
@@ -200,6 +229,12 @@ pub enum Reply {
     },
     /// For [`Job::ImportOpml`].
     Imported(Result<(usize, usize), String>),
+    /// For [`Job::Settings`]: each name asked for with its stored value, if any.
+    Settings(Result<Vec<(&'static str, Option<String>)>, String>),
+    /// For [`Job::SaveSetting`].
+    Saved(Result<(), String>),
+    /// For [`Job::Manage`]: what was done, in words, or why it failed.
+    Managed(Result<String, String>),
     /// A refresh's progress (not an answer to a job).
     Refresh(Event),
     /// A refresh ended (not an answer to a job).
@@ -376,6 +411,9 @@ fn failed(job: Job, e: String) -> Reply {
             domain,
             nodes: Err(e),
         },
+        Job::Settings { .. } => Reply::Settings(Err(e)),
+        Job::SaveSetting { .. } => Reply::Saved(Err(e)),
+        Job::Manage(_) => Reply::Managed(Err(e)),
         Job::Pins { domain } | Job::PinAdd { domain, .. } | Job::PinRemove { domain, .. } => {
             Reply::Pins {
                 domain,
@@ -466,6 +504,56 @@ fn handle(store: &mut Store, engine: &Engine, job: Job) -> Reply {
             },
         },
         Job::ImportOpml { path } => Reply::Imported(import_opml(store, &path)),
+        Job::Settings { keys } => Reply::Settings(
+            keys.into_iter()
+                .map(|k| store.setting(k).map(|v| (k, v)))
+                .collect::<Result<_, _>>()
+                .map_err(|e| e.to_string()),
+        ),
+        Job::SaveSetting { key, value } => {
+            Reply::Saved(store.set_setting(key, &value).map_err(|e| e.to_string()))
+        }
+        Job::Manage(change) => Reply::Managed(manage(store, change)),
+    }
+}
+
+/// Makes one change to the subscriptions; what was done, in words.
+fn manage(store: &mut Store, change: Manage) -> Result<String, String> {
+    let e = |e: crate::store::StoreError| e.to_string();
+    match change {
+        Manage::Unsubscribe(feed) => match store.feed_remove(feed).map_err(e)? {
+            true => Ok("Unsubscribed.".into()),
+            false => Err(format!("feed {feed} is gone")),
+        },
+        Manage::Rename(feed, name) => match store.feed_rename(feed, name.as_deref()).map_err(e)? {
+            true => Ok(match name {
+                Some(name) => format!("Renamed to {name}."),
+                None => "The feed's own title is back.".into(),
+            }),
+            false => Err(format!("feed {feed} is gone")),
+        },
+        Manage::ExportOpml(path) => {
+            let list: Vec<_> = store
+                .feeds()
+                .map_err(e)?
+                .into_iter()
+                .map(crate::feeds::opml_feed)
+                .collect();
+            let text = crate::feeds::opml_export(&list).map_err(|e| e.to_string())?;
+            std::fs::write(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))?;
+            Ok(format!("Wrote {} feeds to {}.", list.len(), path.display()))
+        }
+        Manage::MarkFeedsRead(feeds) => {
+            let mut n = 0;
+            for feed in feeds {
+                n += store.set_read(ItemScope::Feed(feed), true).map_err(e)?;
+            }
+            Ok(format!("Marked {n} items read."))
+        }
+        Manage::MarkRead(scope) => {
+            let n = store.set_read(scope, true).map_err(e)?;
+            Ok(format!("Marked {n} items read."))
+        }
     }
 }
 

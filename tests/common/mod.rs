@@ -5,6 +5,8 @@
 pub mod server;
 #[cfg(feature = "window")]
 pub mod window_fixture;
+#[cfg(feature = "window")]
+pub mod window_harness;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -132,6 +132,13 @@ pub struct Fixture {
     pub items: Vec<i64>,
 }
 
+/// Turns the window's refresh clock off: the fixture's feeds name addresses no test may reach.
+fn no_refresh_on_its_own(store: &mut Store) {
+    store
+        .set_setting(pith::ui::schedule::SETTING, "0")
+        .expect("setting");
+}
+
 /// Builds the database at `path`: `pages` pages of the site (all in the tree first, as a new
 /// feed's entries are, then classified and stored; page `n` is published at `base + n` hours so
 /// the last page is the newest).
@@ -162,6 +169,7 @@ pub fn build(path: &Path, pages: usize) -> Fixture {
         .feed_failed(broken, BROKEN_ERROR, None, now)
         .expect("failed");
 
+    no_refresh_on_its_own(&mut store);
     let htmls: Vec<String> = (0..pages).map(page).collect();
     let mut ingested = Vec::new();
     for (n, html) in htmls.iter().enumerate() {
@@ -277,6 +285,7 @@ pub fn build_article(path: &Path, url: &str, title: &str, html: &str) -> i64 {
     store
         .feed_fetched(feed, Some(FEED), None, None, None, now)
         .expect("fetched");
+    no_refresh_on_its_own(&mut store);
     let doc = Document {
         bytes: html.as_bytes(),
         declared_charset: Some("text/html; charset=utf-8"),

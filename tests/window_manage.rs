@@ -1,0 +1,239 @@
+//! The window as an everyday reader: it refreshes on its own (at start and on the user's
+//! schedule), and subscriptions are managed from it (mark read, rename, unsubscribe), with the
+//! text size and pane widths remembered across restarts. Feeds come from a loopback server the
+//! test starts; nothing else is reached.
+
+mod common;
+
+use common::server::{Reply, Server, article, rss};
+use common::window_fixture as fx;
+use common::window_harness::{harness_sized, has_label_containing, settle, step_until};
+use egui_kittest::kittest::Queryable;
+use pith::store::Store;
+
+const SIZE: [f32; 2] = [1400.0, 1000.0];
+
+/// Serves a feed of the stories named in `titles` (each with its page) at `/feed.xml`.
+fn serve_stories(server: &Server, feed_title: &str, titles: &[&str]) {
+    let mut entries = Vec::new();
+    for (i, title) in titles.iter().enumerate() {
+        let path = format!("/news/2026/story-{i}.html");
+        let body = format!("{title}: the whole story has a paragraph of its own, told in full.");
+        server.routes.set(
+            &path,
+            Reply::ok("text/html", article(title, &[body.as_str()], None)),
+        );
+        entries.push((
+            title.to_string(),
+            server.url(&path),
+            "A summary.".to_string(),
+        ));
+    }
+    server.routes.set(
+        "/feed.xml",
+        Reply::ok("application/rss+xml", rss(feed_title, &entries)),
+    );
+}
+
+/// A database subscribed to the server's feed, with the refresh interval `minutes`.
+fn subscribed(server: &Server, minutes: &str) -> (tempfile::TempDir, std::path::PathBuf, i64) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    let mut store = Store::open(&db).unwrap();
+    let (feed, _) = store
+        .feed_add(&server.url("/feed.xml"), None, None, 1_790_000_000)
+        .unwrap();
+    store
+        .set_setting(pith::ui::schedule::SETTING, minutes)
+        .unwrap();
+    (dir, db, feed)
+}
+
+/// The window refreshes when it opens and again on its schedule: new items arrive with no click.
+#[test]
+fn new_items_arrive_on_their_own_while_the_window_is_open() {
+    let server = Server::start();
+    serve_stories(&server, "Loopback News", &["The first story"]);
+    // 0.02 minutes: a round every 1.2 seconds.
+    let (_dir, db, _) = subscribed(&server, "0.02");
+    let mut h = harness_sized(&db, SIZE);
+    step_until(
+        &mut h,
+        "the refresh at start brings the first story",
+        |app| app.rows.iter().any(|r| r.title == "The first story"),
+    );
+    serve_stories(
+        &server,
+        "Loopback News",
+        &["The first story", "A second story arrives"],
+    );
+    step_until(&mut h, "the scheduled refresh brings the second", |app| {
+        app.rows.iter().any(|r| r.title == "A second story arrives")
+    });
+    settle(&mut h);
+    assert!(has_label_containing(&h, "A second story arrives"));
+}
+
+/// The user's name for a feed wins over the feed's own title, also after a refresh.
+#[test]
+fn a_renamed_feed_keeps_the_users_name_after_a_refresh() {
+    let server = Server::start();
+    serve_stories(&server, "Loopback News", &["The first story"]);
+    let (_dir, db, feed) = subscribed(&server, "0");
+    let mut h = harness_sized(&db, SIZE);
+    settle(&mut h);
+    h.state_mut().start_refresh(None);
+    settle(&mut h);
+    assert!(has_label_containing(&h, "Loopback News"));
+    h.state_mut()
+        .set_source(pith::ui::sidebar::Source::Feed(feed));
+    settle(&mut h);
+    h.get_by_label("Rename…").click();
+    h.run_steps(2);
+    h.get_by_label("Feed name").click();
+    h.run_steps(1);
+    // The field holds the current name: select it all, so typing replaces it.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run_steps(1);
+    h.get_by_label("Feed name").type_text("My morning paper");
+    h.run_steps(1);
+    h.get_by_label("Save name").click();
+    settle(&mut h);
+    assert!(has_label_containing(&h, "My morning paper"));
+    h.state_mut().start_refresh(None);
+    settle(&mut h);
+    assert!(has_label_containing(&h, "My morning paper"));
+    assert!(
+        !h.query_all_by_label_contains("Loopback News").any(|_| true),
+        "the feed's own title came back"
+    );
+}
+
+/// Mark a feed read, then unsubscribe from it, from the buttons over its list.
+#[test]
+fn a_feed_is_marked_read_and_unsubscribed_from_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    let fixture = fx::build(&db, 4);
+    let mut h = harness_sized(&db, SIZE);
+    settle(&mut h);
+    h.get_by_label_contains(&format!("{}   4", fx::FEED))
+        .click();
+    settle(&mut h);
+    h.get_by_label("Mark all read").click();
+    settle(&mut h);
+    assert!(h.state().rows.iter().all(|r| r.read));
+    let unread = |h: &egui_kittest::Harness<'static, pith::ui::App>| {
+        h.state()
+            .feeds
+            .as_ref()
+            .unwrap()
+            .iter()
+            .find(|f| f.id == fixture.feed)
+            .map(|f| f.unread)
+    };
+    assert_eq!(unread(&h), Some(0));
+    h.get_by_label("Unsubscribe…").click();
+    h.run_steps(2);
+    h.get_by_label("Unsubscribe").click();
+    settle(&mut h);
+    assert_eq!(unread(&h), None, "the feed is gone");
+    assert!(h.state().rows.is_empty(), "its items went with it");
+    assert!(!has_label_containing(&h, fx::FEED));
+}
+
+/// The text size and the side panes' widths are what they were when the window was last closed.
+#[test]
+fn text_size_and_pane_widths_are_remembered_across_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    fx::build(&db, 2);
+    let mut h = harness_sized(&db, SIZE);
+    settle(&mut h);
+    let size = h.state().text_size;
+    h.get_by_label("A+").click();
+    h.run_steps(1);
+    h.get_by_label("A+").click();
+    settle(&mut h);
+    // As a drag of the list's edge leaves it.
+    h.state_mut().pane_widths.items = 300.0;
+    h.run_steps(2);
+    settle(&mut h);
+    drop(h);
+
+    let mut h = harness_sized(&db, SIZE);
+    settle(&mut h);
+    assert_eq!(h.state().text_size, size + 2.0);
+    assert_eq!(h.state().pane_widths.items, 300.0);
+}
+
+/// Nested OPML folders stay nested: in the feeds pane (World inside News, not one folder named
+/// "News / World") and in the OPML the window exports.
+#[test]
+fn nested_folders_stay_nested_in_the_feeds_pane_and_the_export() {
+    let server = Server::start();
+    serve_stories(&server, "Loopback Daily", &["The first story"]);
+    let dir = tempfile::tempdir().unwrap();
+    let opml = dir.path().join("subs.opml");
+    let feed = server.url("/feed.xml");
+    let other = server.url("/other.xml");
+    std::fs::write(
+        &opml,
+        format!(
+            "<?xml version=\"1.0\"?><opml version=\"2.0\"><head><title>s</title></head><body>\
+             <outline text=\"News\"><outline text=\"World\">\
+             <outline text=\"Globe\" xmlUrl=\"{feed}\"/></outline>\
+             <outline text=\"Town\" xmlUrl=\"{other}\"/></outline></body></opml>"
+        ),
+    )
+    .unwrap();
+    let db = dir.path().join("pith.db");
+    let mut h = harness_sized(&db, SIZE);
+    settle(&mut h);
+    h.state_mut()
+        .import_opml(opml.to_string_lossy().into_owned());
+    step_until(&mut h, "the import and its refresh", |app| {
+        app.feeds.as_ref().is_some_and(|f| f.len() == 2) && app.is_idle()
+    });
+    settle(&mut h);
+    assert!(has_label_containing(&h, "News   "));
+    assert!(has_label_containing(&h, "World   "));
+    assert!(
+        !has_label_containing(&h, "News / World"),
+        "the folders are flattened into one"
+    );
+    // World is drawn inside News: below it and indented.
+    let news = h.get_by_label_contains("News   ").rect();
+    let world = h.get_by_label_contains("World   ").rect();
+    assert!(world.top() > news.top() && world.left() > news.left());
+
+    // A folder is marked read from its context menu, with the folders inside it.
+    let unread = |app: &pith::ui::App| {
+        app.feeds
+            .as_ref()
+            .map(|f| f.iter().map(|f| f.unread).sum::<u32>())
+    };
+    assert_eq!(unread(h.state()), Some(1), "the story arrived unread");
+    h.get_by_label_contains("News   ").click_secondary();
+    h.run_steps(2);
+    h.get_by_label("Mark folder read").click();
+    step_until(&mut h, "the folder is marked read", |app| {
+        unread(app) == Some(0)
+    });
+
+    h.get_by_label("Settings").click();
+    h.run_steps(2);
+    let out = dir.path().join("export.opml");
+    h.get_by_label("Export file").click();
+    h.run_steps(1);
+    h.get_by_label("Export file")
+        .type_text(out.to_str().unwrap());
+    h.run_steps(1);
+    h.get_by_label("Export OPML").click();
+    settle(&mut h);
+    let text = std::fs::read_to_string(&out).expect("the export is written");
+    let news_at = text.find("text=\"News\"").expect("News in the export");
+    let world_at = text.find("text=\"World\"").expect("World in the export");
+    assert!(news_at < world_at, "{text}");
+    assert!(!text.contains("News / World"), "{text}");
+}
