@@ -302,9 +302,12 @@ pub(super) fn process_entry(
     };
     // The same article already came through another feed (or earlier in this one). (A retried
     // entry's own failed item has this link too: it is completed instead.)
-    if work.retry.is_none()
-        && let Some(item) = cx.db()?.item_by_link(link)?
-    {
+    // (The lookup is bound first: a guard in an `if let` would still be held in its body.)
+    let existing = match work.retry {
+        Some(_) => None,
+        None => cx.db()?.item_by_link(link)?,
+    };
+    if let Some(item) = existing {
         let title = entry_title(work.entry);
         cx.db()?.entry_link_edited(&work.entry_ref(), item, title)?;
         return Ok(EntryOutcome::Linked);
