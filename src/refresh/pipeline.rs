@@ -84,7 +84,7 @@ pub(super) enum FeedRead {
     /// Nothing more to do for the feed (not modified, or failed); the outcome is stored.
     Done(FeedOutcome),
     /// The feed's document and the entries whose pages are to be fetched.
-    Entries(NewEntries),
+    Entries(Box<NewEntries>),
 }
 
 /// A feed's document and the entries of it to fetch.
@@ -141,12 +141,12 @@ pub(super) fn read_feed(cx: &Cx<'_>, feed: &FeedInfo) -> Result<FeedRead, Refres
         Err(e) => return feed_failed(cx, feed, &e.to_string(), None),
     };
     let (fresh, retries) = entries_to_fetch(cx, feed.id, &parsed, retrying)?;
-    Ok(FeedRead::Entries(NewEntries {
+    Ok(FeedRead::Entries(Box::new(NewEntries {
         parsed,
         response,
         fresh,
         retries,
-    }))
+    })))
 }
 
 fn feed_failed(
