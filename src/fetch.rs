@@ -152,7 +152,7 @@ pub fn sniffs_as_html(body: &[u8]) -> bool {
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum FetchError {
     /// Not a URL.
-    #[error("not a valid URL ({0})")]
+    #[error("not a valid URL: {0}")]
     BadUrl(String),
     /// Only http and https are fetched.
     #[error("unsupported URL scheme {0:?} (only http and https)")]

@@ -1,5 +1,5 @@
 //! The "store" stage: what the reader's refresh writes per article once it is classified, through
-//! the same calls (`src/refresh.rs`, `classify_and_store` and `store_article`): the raw page
+//! the same calls (`src/refresh/pipeline.rs`, `classify` and `store_article`): the raw page
 //! compressed, the blocks with their labels and reasons encoded for the inspector, and the item
 //! with its clean text in the full-text index, in one transaction, in the same database file as the
 //! URL Tree. Image downloads are left out (the datasets have no images to fetch).

@@ -172,6 +172,7 @@ pub fn refresh(
     // transaction at a time anyway, and a connection whose data another connection changed
     // starts over with a cold page cache, which made every write re-read the URL Tree's pages.
     let store = Store::open(db)?;
+    store.check_writable()?;
     store.tune_for_refresh()?;
     let mut feeds = store.feeds()?;
     if let Some(only) = &options.feeds {

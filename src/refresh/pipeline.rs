@@ -299,20 +299,24 @@ pub(super) fn process_entry(
 ) -> Result<EntryOutcome, RefreshError> {
     let now = unix_now();
     let Some(link) = work.entry.link.as_deref() else {
-        return store_failed(cx, work, "the entry has no link");
+        return store_failed(cx, work, "the entry has no link", Failure::Permanent);
     };
     // The same article already came through another feed (or earlier in this one). (A retried
     // entry's own failed item has this link too: it is completed instead.)
-    if work.retry.is_none()
-        && let Some(item) = cx.db()?.item_by_link(link)?
-    {
-        cx.db()?.entry_link(&work.entry_ref(), item)?;
+    // (The lookup is bound first: a guard in an `if let` would still be held in its body.)
+    let existing = match work.retry {
+        Some(_) => None,
+        None => cx.db()?.item_by_link(link)?,
+    };
+    if let Some(item) = existing {
+        let title = entry_title(work.entry);
+        cx.db()?.entry_link_edited(&work.entry_ref(), item, title)?;
         return Ok(EntryOutcome::Linked);
     }
     // Fetch.
     let page = match fetch_page(cx, link) {
         Ok(page) => page,
-        Err(error) => return store_failed(cx, work, &error),
+        Err((error, failure)) => return store_failed(cx, work, &error, failure),
     };
     // Parse and key, in parallel with the other workers; only the insert takes the connection.
     let evidence = evidence_text(cx, work)?;
@@ -329,7 +333,8 @@ pub(super) fn process_entry(
         // A response URL that makes no URL key (e.g. too long) cannot join a tree; the page is
         // still worth reading, so it is classified on its own.
         Err(ExtractError::UrlKey(e)) => {
-            return store_failed(cx, work, &format!("no URL key for {}: {e}", page.url));
+            let error = format!("no URL key for {}: {e}", page.url);
+            return store_failed(cx, work, &error, Failure::Permanent);
         }
         Err(e) => return Err(e.into()),
     };
@@ -366,8 +371,18 @@ pub(super) fn process_entry(
     classify(cx, work, staged, Some(ingested)).map(EntryOutcome::Classified)
 }
 
+/// Whether a page that could not be had may be had later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Failure {
+    /// It may (a time-out, a server error, a rate limit): later refreshes try again, up to
+    /// `limits::MAX_PAGE_ATTEMPTS` attempts in all.
+    Temporary,
+    /// It never will (no link, a PDF or an image, a URL too long to key): not tried again.
+    Permanent,
+}
+
 /// GETs an entry's page; the error is the message stored with the entry.
-fn fetch_page(cx: &Cx<'_>, link: &str) -> Result<Response, String> {
+fn fetch_page(cx: &Cx<'_>, link: &str) -> Result<Response, (String, Failure)> {
     cx.requests.pages.fetch_add(1, Ordering::Relaxed);
     let req = Request {
         url: link,
@@ -377,12 +392,15 @@ fn fetch_page(cx: &Cx<'_>, link: &str) -> Result<Response, String> {
     };
     match cx.fetcher.get(&req) {
         Ok(Fetched::Body(r)) if is_page(r.mime.as_deref(), &r.body) => Ok(r),
-        Ok(Fetched::Body(r)) => Err(format!(
-            "the link is not a web page ({})",
-            r.mime.as_deref().unwrap_or("?")
+        Ok(Fetched::Body(r)) => Err((
+            format!(
+                "the link is not a web page ({})",
+                r.mime.as_deref().unwrap_or("?")
+            ),
+            Failure::Permanent,
         )),
-        Ok(Fetched::NotModified) => Err("unexpected 304 for a page".to_string()),
-        Err(e) => Err(e.to_string()),
+        Ok(Fetched::NotModified) => Err(("unexpected 304 for a page".into(), Failure::Temporary)),
+        Err(e) => Err((e.to_string(), Failure::Temporary)),
     }
 }
 
@@ -414,14 +432,18 @@ fn is_html(mime: Option<&str>) -> bool {
 }
 
 /// Stores an entry whose page could not be had: a new item readable from the feed's summary, or,
-/// for a retry, one more attempt counted on its item.
+/// for a retry, one more attempt counted on its item. A permanent failure is not tried again.
 fn store_failed(
     cx: &Cx<'_>,
     work: &EntryWork<'_>,
     error: &str,
+    failure: Failure,
 ) -> Result<EntryOutcome, RefreshError> {
-    match work.retry {
-        Some(failed) => cx.db()?.item_retry_failed(failed, error)?,
+    let item = match work.retry {
+        Some(failed) => {
+            cx.db()?.item_retry_failed(failed, error)?;
+            failed
+        }
         None => {
             let text = work
                 .entry
@@ -434,8 +456,11 @@ fn store_failed(
                 &new_item(work.entry, unix_now()),
                 &text,
                 error,
-            )?;
+            )?
         }
+    };
+    if failure == Failure::Permanent {
+        cx.db()?.item_give_up(item, limits::MAX_PAGE_ATTEMPTS)?;
     }
     Ok(EntryOutcome::Failed {
         error: error.to_string(),

@@ -468,7 +468,7 @@ fn run_feed(shared: &Shared<'_>, feed: FeedInfo) -> Result<(), RefreshError> {
             feed_done(shared, &feed, outcome);
             return Ok(());
         }
-        FeedRead::Entries(entries) => entries,
+        FeedRead::Entries(entries) => *entries,
     };
     let fresh = entries.fresh;
     let job = Arc::new(FeedJob {

@@ -30,6 +30,33 @@ pub(super) fn link_entry(
 }
 
 impl Store {
+    /// Links an edited entry (its title, summary or date changed, so it is a new entry of its
+    /// feed, but its link is an item's already) to that item. When the item is this feed's own,
+    /// it takes the edit's title (in the search index too); an item another feed brought keeps
+    /// its own. The summary stays: the stored text was classified with it, and reading
+    /// classifies again with it, so that the two agree.
+    pub fn entry_link_edited(
+        &mut self,
+        entry: &EntryRef<'_>,
+        item: ItemId,
+        title: &str,
+    ) -> Result<(), StoreError> {
+        self.write(|tx| {
+            let own: bool = tx
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM feed_entry WHERE feed = ?1 AND item = ?2)",
+                )?
+                .query_row(params![entry.feed, item], |r| r.get(0))?;
+            link_entry(tx, entry, item)?;
+            if own {
+                tx.prepare_cached("UPDATE item SET title = ?2 WHERE id = ?1")?
+                    .execute(params![item, title])?;
+                super::search::retitle_fts(tx, item, title)?;
+            }
+            Ok(())
+        })
+    }
+
     /// Of `identities` (entry hashes of one feed), the ones already seen in that feed.
     pub fn seen_entries(
         &self,

@@ -328,6 +328,16 @@ impl Store {
         })
     }
 
+    /// Counts a failed item's page as tried `attempts` times at least: a failure that no retry can
+    /// mend (the link is a PDF, or there is no link) is given up at once.
+    pub fn item_give_up(&mut self, failed: ItemId, attempts: u32) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.prepare_cached("UPDATE item SET attempts = max(attempts, ?2) WHERE id = ?1")?
+                .execute(params![failed, attempts])?;
+            Ok(())
+        })
+    }
+
     /// The same article reached again under another feed's entry while a failed item stood for
     /// it here: the failed item's entries move to `into`, and it goes.
     pub fn item_merge_failed(&mut self, failed: ItemId, into: ItemId) -> Result<(), StoreError> {

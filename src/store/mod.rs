@@ -131,6 +131,14 @@ pub enum StoreError {
         /// The missing folder.
         dir: PathBuf,
     },
+    /// The file may only be read (it is write-protected): nothing can be stored in it.
+    #[error(
+        "the database {path} is read-only (attempt to write a readonly database); make it writable to refresh"
+    )]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
     /// A backup or restore could not be done.
     #[error("{0}")]
     Maintenance(String),
@@ -233,6 +241,17 @@ impl Store {
             "cache_size",
             -(crate::limits::REFRESH_CACHE_KB as i64),
         )?;
+        Ok(())
+    }
+
+    /// Fails when the file can only be read (SQLite opens a write-protected file read-only), so
+    /// that a refresh says so before it fetches anything it could not store.
+    pub fn check_writable(&self) -> Result<(), StoreError> {
+        if self.conn.is_readonly(rusqlite::MAIN_DB)? {
+            return Err(StoreError::ReadOnly {
+                path: PathBuf::from(self.conn.path().unwrap_or("")),
+            });
+        }
         Ok(())
     }
 

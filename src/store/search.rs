@@ -49,6 +49,15 @@ pub(super) fn delete_fts(tx: &Connection, id: ItemId) -> Result<(), StoreError> 
     Ok(())
 }
 
+/// Gives an item's full-text row (indexed or still queued) a new title.
+pub(super) fn retitle_fts(tx: &Connection, id: ItemId, title: &str) -> Result<(), StoreError> {
+    tx.prepare_cached("UPDATE item_fts SET title = ?2 WHERE rowid = ?1")?
+        .execute(params![id, title])?;
+    tx.prepare_cached("UPDATE temp.fts_pending SET title = ?2 WHERE rowid = ?1")?
+        .execute(params![id, title])?;
+    Ok(())
+}
+
 /// Moves the queued full-text rows (see [`insert_fts`]) into the index; run by `Store` just before
 /// every commit.
 pub(crate) fn flush_fts(tx: &Connection) -> Result<(), StoreError> {
