@@ -104,14 +104,18 @@ const CONSENT_WORDS: &[&str] = &["consent", "onetrust", "gdpr"];
 /// [`CONSENT_WORDS`], matched inside names, in any case): the one test that scoring and
 /// widening both use.
 pub(super) fn names_consent(dom: &Dom, id: NodeId) -> bool {
+    CONSENT_WORDS.iter().any(|word| names_word(dom, id, word))
+}
+
+/// True when the element's `id` or `class` holds `word` (lower-case ASCII) inside a name, in any
+/// case.
+fn names_word(dom: &Dom, id: NodeId, word: &str) -> bool {
     ["id", "class"].iter().any(|name| {
         dom.attr(id, name).is_some_and(|value| {
-            CONSENT_WORDS.iter().any(|word| {
-                value
-                    .as_bytes()
-                    .windows(word.len())
-                    .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
-            })
+            value
+                .as_bytes()
+                .windows(word.len())
+                .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
         })
     })
 }
@@ -121,16 +125,6 @@ pub(super) fn names_consent(dom: &Dom, id: NodeId) -> bool {
 /// `okeReviews`). `memo` holds one entry per node (0 unknown, 1 no, 2 yes), so that a page's
 /// blocks ask each ancestor once.
 pub(super) fn in_named_box(dom: &Dom, memo: &mut [u8], node: NodeId, word: &str) -> bool {
-    let names = |id: NodeId| {
-        ["id", "class"].iter().any(|name| {
-            dom.attr(id, name).is_some_and(|value| {
-                value
-                    .as_bytes()
-                    .windows(word.len())
-                    .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
-            })
-        })
-    };
     let mut path = Vec::new();
     let mut answer = false;
     let mut at = Some(node);
@@ -147,7 +141,7 @@ pub(super) fn in_named_box(dom: &Dom, memo: &mut [u8], node: NodeId, word: &str)
             break;
         }
         path.push(n);
-        if dom.is_element(n) && names(n) {
+        if dom.is_element(n) && names_word(dom, n, word) {
             answer = true;
             break;
         }
