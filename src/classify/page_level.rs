@@ -12,7 +12,9 @@
 //! 4. inside it, share bars, link lists, forms and related-link boxes removed ([`clean`]);
 //! 5. the headline kept wherever it stands; when no container stands out, long low-link blocks
 //!    are kept instead, so that no page comes out empty;
-//! 6. last, kept blocks that are not the page's own text dropped whichever step kept them: a
+//! 6. when all that keeps under a fifth of the text in the region the page marks as its main
+//!    content (`<main>`, `role=main`), that region instead ([`main_region`]);
+//! 7. last, kept blocks that are not the page's own text dropped whichever step kept them: a
 //!    reply's quotation of a post above, a declared product's customer reviews ([`drop`]).
 
 mod clean;
@@ -21,6 +23,7 @@ mod drop;
 mod grid;
 mod hints;
 mod link_list;
+mod main_region;
 mod select;
 mod stats;
 mod widen;
@@ -82,7 +85,8 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
         }
         let widened = widen_if_starved(page, stats, facts, first);
         let gridded = grid_if_no_article(page, stats, facts, widened);
-        let unquoted = drop::quoted_repeats(page, gridded);
+        let mained = main_region::if_starved(page, stats, facts, gridded);
+        let unquoted = drop::quoted_repeats(page, mained);
         drop::product_reviews(page, unquoted)
     })
 }

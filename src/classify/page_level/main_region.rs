@@ -1,0 +1,351 @@
+//! Never blank, by the page's own word: when the page marks its main content (`<main>`, or
+//! `role="main"`) and what the extractor kept is a small part of the text in it, the choice was
+//! wrong (one teaser of a section front, a list deleted as "alike items", a forum's opening
+//! line), and the reader is better served by the region the page itself calls its main content
+//! than by a nearly empty pane.
+//!
+//! This is the recall-first fallback of the last resort. It runs after every other step and keeps
+//! the text of the marked region (headings, links and all: on a section front or a shop's
+//! category page, the linked titles *are* the page's text), leaving out what is page furniture
+//! wherever it stands (navigation, asides, dialogs, consent boxes, buttons), what names itself a
+//! comment, and the lines that are furniture by their words ("Advertisement", "Share this").
+//! Starvation is judged on the region's own text, its links left out: a region that is mostly
+//! links (a list of repositories with their star counts and contributors) does not make a
+//! complete extraction of its descriptions look starved.
+
+use html5ever::local_name;
+
+use super::clean;
+use super::select::NodeFacts;
+use super::stats::Stats;
+use super::widen::{COMMENT_WORDS, is_furniture_element};
+use super::{ArticleExtraction, Outside, Pick};
+use crate::dom::{Dom, NodeId};
+use crate::page::{BlockKind, Page};
+
+/// The extraction is starved when it keeps fewer words than this share of the marked region's
+/// words outside links.
+const STARVED_SHARE: f32 = 0.2;
+
+/// Link density from which a line of the region is a link (a menu entry, a star count, a
+/// contributor's name) rather than its text, unless it is an entry's title over its summary.
+const LINK_LINE: f32 = 0.9;
+
+/// A marked region with fewer words than this outside links (and outside furniture and comments)
+/// is too small to judge from: a short page's extraction stands as it is.
+const MIN_REGION_WORDS: u32 = 50;
+
+/// Replaces `first` by the page's marked main region when `first` keeps less than a fifth of the
+/// region's own words (see the module's notes); otherwise returns `first` unchanged.
+pub(super) fn if_starved(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    first: ArticleExtraction,
+) -> ArticleExtraction {
+    let kept: u32 = page
+        .blocks
+        .iter()
+        .zip(&first.labels)
+        .filter(|(_, label)| label.is_content())
+        .map(|(block, _)| block.words)
+        .sum();
+    // Cheap bound first: the region holds at most the page's words outside links.
+    let root = stats.get(page.dom.root());
+    let page_words = root.words - root.link_words.min(root.words);
+    if page_words < MIN_REGION_WORDS || kept as f32 >= STARVED_SHARE * page_words as f32 {
+        return first;
+    }
+    let Some(region) = marked_main(&page.dom, stats) else {
+        return first;
+    };
+    let agg = stats.get(region);
+    let inside_region = |block: &crate::page::Block| {
+        let pre = stats.get(block.node).pre;
+        pre >= agg.pre && pre < agg.end
+    };
+    let mut set_apart = SetApart::new(&page.dom, region);
+    let mut own_words = 0;
+    for (index, block) in page.blocks.iter().enumerate() {
+        if !inside_region(block) || set_apart.holds(facts, block.node).is_some() {
+            continue;
+        }
+        if block.link_density() < LINK_LINE
+            || super::widen::heads_a_summary(page, stats, index, agg.end)
+        {
+            own_words += block.words;
+        }
+    }
+    if own_words < MIN_REGION_WORDS || kept as f32 >= STARVED_SHARE * own_words as f32 {
+        return first;
+    }
+    let why = format!(
+        "main region: the extraction kept {kept} words, under a fifth of the {own_words} words \
+         outside links in the page's marked main content {}",
+        super::select::describe(&page.dom, region)
+    );
+    let picks = page
+        .blocks
+        .iter()
+        .zip(&first.labels)
+        .map(|(block, label)| {
+            if !inside_region(block) {
+                return Pick::Outside;
+            }
+            if let Some(why) = set_apart.holds(facts, block.node) {
+                return Pick::Drop(why);
+            }
+            if super::in_comment_section(label) {
+                return Pick::Drop(super::COMMENTS);
+            }
+            if block.kind != BlockKind::Image
+                && (block.words == 0 || clean::is_furniture_line(block))
+            {
+                return Pick::Drop("main region: a furniture line inside it");
+            }
+            Pick::Keep(why.clone())
+        })
+        .collect();
+    let headline = super::headline(page, stats, &[region]);
+    let labels = super::relabel(
+        picks,
+        first.labels,
+        headline,
+        Outside::Goes("main region: outside the page's marked main content"),
+    );
+    ArticleExtraction {
+        labels,
+        containers: vec![region],
+    }
+}
+
+/// The element the page marks as its main content: a `<main>` or an element with `role="main"`,
+/// the one holding the most words when there are several (a page may nest a second one in a
+/// dialog, or mark an empty one for a script to fill).
+fn marked_main(dom: &Dom, stats: &Stats) -> Option<NodeId> {
+    dom.descendants(dom.root())
+        .filter(|&n| {
+            dom.local_name(n)
+                .is_some_and(|name| *name == local_name!("main"))
+                || dom
+                    .attr(n, "role")
+                    .is_some_and(|r| r.trim().eq_ignore_ascii_case("main"))
+        })
+        .max_by_key(|&n| stats.get(n).words)
+        .filter(|&n| !is_furniture_element(dom, n))
+}
+
+/// What inside the region is set apart from its text: furniture, and boxes that name themselves
+/// comments. Answers are cached per node (each node's ancestors are looked at once).
+struct SetApart<'d> {
+    dom: &'d Dom,
+    region: NodeId,
+    /// Per node: 0 not yet known, 1 clear, 2 furniture, 3 a comment.
+    cache: Vec<u8>,
+}
+
+impl<'d> SetApart<'d> {
+    fn new(dom: &'d Dom, region: NodeId) -> Self {
+        SetApart {
+            dom,
+            region,
+            cache: vec![0; dom.len()],
+        }
+    }
+
+    /// Why the block at `id` is set apart from the region's text, if it is.
+    fn holds(&mut self, facts: &mut NodeFacts<'_>, id: NodeId) -> Option<&'static str> {
+        let mut path = Vec::new();
+        let mut node = Some(id);
+        let mut mark = 1;
+        while let Some(n) = node {
+            if n == self.region {
+                break;
+            }
+            match self.cache.get(n as usize) {
+                Some(0) => path.push(n),
+                Some(&v) => {
+                    mark = v;
+                    break;
+                }
+                None => break,
+            }
+            node = self.dom.parent(n);
+        }
+        for &n in path.iter().rev() {
+            if mark == 1 {
+                if is_furniture_element(self.dom, n) {
+                    mark = 2;
+                } else if facts
+                    .hint(n)
+                    .negative
+                    .is_some_and(|w| COMMENT_WORDS.contains(&w))
+                {
+                    mark = 3;
+                }
+            }
+            self.cache[n as usize] = mark;
+        }
+        match mark {
+            2 => Some("main region: navigation or page furniture inside it"),
+            3 => Some("main region: a comment inside it"),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use url::Url;
+
+    use super::*;
+    use crate::classify::{Label, Reason, Verdict};
+    use crate::page::page_from_html;
+
+    /// A section front: a short introduction, then stories each with a linked title, a summary
+    /// and a byline, all inside `<main>`; navigation outside it; a comment box and an advertisement inside.
+    fn section_front(stories: usize) -> String {
+        let items: String = (0..stories)
+            .map(|n| {
+                format!(
+                    "<article class=story><h2><a href=/s/{n}>Story {n} about the river \
+                     survey</a></h2><p>Summary {n}: the survey found the river cleaner than \
+                     last year, with more fish and fewer algae near the old mill.</p>\
+                     <p class=byline>By Jane Doe, May {n}</p></article>"
+                )
+            })
+            .collect();
+        format!(
+            "<html><body><nav><ul><li><a href=/a>Home</a></li><li><a href=/b>Science</a></li>\
+             </ul></nav><main><h1>Science</h1><div class=intro><p>Our science desk covers the \
+             river, the hills and the sky above the valley.</p></div>{items}\
+             <div class=comments><p>A reader wrote that the survey missed the northern bank \
+             entirely, and that the mill's owners were never asked about their drains.</p></div>\
+             <p>Advertisement</p></main><footer><p>Copyright the Valley Times, all \
+             rights reserved, every year since the paper was founded.</p></footer></body></html>"
+        )
+    }
+
+    fn label(verdict: Verdict) -> Label {
+        Label {
+            verdict,
+            reason: Reason::Page {
+                extractor: super::super::NAME,
+                why: "first".into(),
+            },
+        }
+    }
+
+    /// Runs the step on `html` after a first extraction that kept only the blocks whose text
+    /// contains `kept`.
+    fn after_first(html: &str, kept: &str) -> (Page, ArticleExtraction) {
+        let base = Url::parse("https://example.com/science").ok();
+        let page = page_from_html(html, base.as_ref());
+        let labels = page
+            .blocks
+            .iter()
+            .map(|b| {
+                label(if b.text.contains(kept) {
+                    Verdict::Content
+                } else {
+                    Verdict::Boilerplate
+                })
+            })
+            .collect();
+        let first = ArticleExtraction {
+            labels,
+            containers: Vec::new(),
+        };
+        let stats = Stats::compute(&page);
+        let mut facts = NodeFacts::new(&page.dom);
+        let after = if_starved(&page, &stats, &mut facts, first);
+        (page, after)
+    }
+
+    fn content(page: &Page, x: &ArticleExtraction) -> Vec<String> {
+        page.blocks
+            .iter()
+            .zip(&x.labels)
+            .filter(|(_, l)| l.is_content())
+            .map(|(b, _)| b.text.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_starved_extraction_gives_way_to_the_marked_main_region() {
+        let (page, x) = after_first(&section_front(8), "Our science desk");
+        let kept = content(&page, &x);
+        for n in 0..8 {
+            assert!(
+                kept.iter().any(|k| k.starts_with(&format!("Summary {n}:"))),
+                "{kept:?}"
+            );
+            assert!(
+                kept.iter()
+                    .any(|k| k == &format!("Story {n} about the river survey"))
+            );
+        }
+        assert!(kept.iter().any(|k| k.starts_with("Our science desk")));
+        // Navigation and the footer are outside the region; the comment and the advertisement
+        // are set apart inside it.
+        for gone in ["Home", "Copyright", "A reader wrote", "Advertisement"] {
+            assert!(
+                !kept.iter().any(|k| k.contains(gone)),
+                "{gone} kept: {kept:?}"
+            );
+        }
+        let why = page
+            .blocks
+            .iter()
+            .zip(&x.labels)
+            .find(|(b, _)| b.text.starts_with("Summary 3"))
+            .map(|(_, l)| format!("{:?}", l.reason))
+            .unwrap_or_default();
+        assert!(why.contains("main region"), "{why}");
+    }
+
+    #[test]
+    fn an_extraction_holding_a_fair_share_of_the_region_stands() {
+        // The first three stories' summaries are over a fifth of the region's text.
+        let html = section_front(8);
+        let (page, x) = after_first(&html, "Summary ");
+        let kept = content(&page, &x);
+        assert_eq!(kept.len(), 8, "{kept:?}");
+        assert!(kept.iter().all(|k| k.starts_with("Summary ")));
+    }
+
+    #[test]
+    fn a_page_without_a_marked_main_region_is_left_alone() {
+        let html = section_front(8)
+            .replace("<main>", "<div class=wrap>")
+            .replace("</main>", "</div>");
+        let (page, x) = after_first(&html, "Our science desk");
+        assert_eq!(content(&page, &x).len(), 1);
+    }
+
+    #[test]
+    fn comments_and_links_do_not_make_a_complete_article_look_starved() {
+        // An article of two paragraphs inside <main>, followed by a long comment thread and a
+        // list of linked related stories: the article holds most of the region's own text.
+        let comments: String = (0..20)
+            .map(|n| {
+                format!(
+                    "<li class=comment><p>Comment {n} says the council should have acted on \
+                     the survey years ago, before the fish left the lower river.</p></li>"
+                )
+            })
+            .collect();
+        let related: String = (0..30)
+            .map(|n| format!("<li><a href=/r/{n}>Related story number {n} of the week</a></li>"))
+            .collect();
+        let html = format!(
+            "<html><body><main><h1>River survey</h1><p>The survey found the river cleaner \
+             than last year, with more fish and fewer algae near the old mill, the report \
+             says.</p><p>Officials credited the new drains, which the council paid for after \
+             years of complaints from anglers along the northern bank.</p><ul>{related}</ul>\
+             <ol class=comments>{comments}</ol></main></body></html>"
+        );
+        let (page, x) = after_first(&html, "survey found");
+        assert_eq!(content(&page, &x).len(), 1);
+    }
+}
