@@ -195,10 +195,14 @@ pub(crate) fn push_item_filter(sql: &mut String, filter: &ItemFilter) {
 }
 
 /// Deletes items with every row they own (page, blocks, images no other item shows, entries,
-/// search text).
+/// search text). The URL Tree is not touched: its documents leave by its own history window.
 pub(super) fn delete_items(tx: &Connection, ids: &[ItemId]) -> Result<(), StoreError> {
     for &id in ids {
         delete_fts(tx, id)?;
+        let images: Vec<String> = tx
+            .prepare_cached("SELECT url FROM item_image WHERE item = ?1")?
+            .query_map([id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
         for sql in [
             "DELETE FROM item_blocks WHERE item = ?1",
             "DELETE FROM page WHERE item = ?1",
@@ -208,11 +212,16 @@ pub(super) fn delete_items(tx: &Connection, ids: &[ItemId]) -> Result<(), StoreE
         ] {
             tx.prepare_cached(sql)?.execute([id])?;
         }
+        // One image at a time through `item_image_by_url`, rather than a scan of every image
+        // for each deletion: retention deletes thousands of items a day.
+        let mut orphan = tx.prepare_cached(
+            "DELETE FROM image WHERE url = ?1
+             AND NOT EXISTS (SELECT 1 FROM item_image WHERE url = ?1)",
+        )?;
+        for url in images {
+            orphan.execute([url])?;
+        }
     }
-    tx.execute(
-        "DELETE FROM image WHERE url NOT IN (SELECT url FROM item_image)",
-        [],
-    )?;
     Ok(())
 }
 
