@@ -82,6 +82,17 @@ const PARTS: &[&str] = &[
 ];
 
 impl Store {
+    /// The file's size in bytes (`page_count × page_size`, the write-ahead log apart): cheap,
+    /// unlike [`Store::space`].
+    pub fn space_file_bytes(&self) -> Result<u64, StoreError> {
+        let size: i64 = self.conn.query_row(
+            "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(size.max(0) as u64)
+    }
+
     /// Measures what takes the space. Reads every page of the file when `dbstat` is there (a
     /// few seconds for gigabytes): for `pith stats`, never for a refresh.
     pub fn space(&self) -> Result<SpaceReport, StoreError> {
