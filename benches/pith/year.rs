@@ -69,7 +69,12 @@ fn file_bytes(store: &Store) -> anyhow::Result<u64> {
     Ok(store.space_file_bytes()?)
 }
 
+/// A real article: what its clones copy, its URL, URL key, tree document, title, time, and what
+/// its tree insert and classification took.
+type RealArticle = (Last, String, String, Option<i64>, String, i64, Duration);
+
 /// A real article: generated, parsed, inserted, classified (timed), stored.
+#[allow(clippy::too_many_arguments)]
 fn real_article(
     engine: &Engine,
     store: &mut Store,
@@ -79,7 +84,7 @@ fn real_article(
     index: usize,
     spacing: i64,
     rng: &mut Lcg,
-) -> anyhow::Result<(Last, String, String, Option<i64>, String, i64, Duration)> {
+) -> anyhow::Result<RealArticle> {
     let generated = streamgen::generate(template, Some(&feed.host), pool, index, spacing, rng);
     let base = url::Url::parse(&generated.url).ok();
     let parsed = page::parse_page(generated.html.as_bytes(), Some("utf-8"), base.as_ref());
@@ -200,7 +205,7 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
             let index = day as usize * per_day + slot;
             for feed in feeds.iter_mut() {
                 let identity = format!("{:x}-{index}", feed.id);
-                let real = feed.last.is_none() || index % every == 0;
+                let real = feed.last.is_none() || index.is_multiple_of(every);
                 let (url, key, doc, title, time) = if real {
                     let (last, url, key, doc, title, time, took) = real_article(
                         &engine,

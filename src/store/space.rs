@@ -146,7 +146,7 @@ impl Store {
                 bytes: bytes.get(name).copied().unwrap_or(0),
             })
             .collect();
-        parts.sort_by(|a, b| b.bytes.cmp(&a.bytes));
+        parts.sort_by_key(|p| std::cmp::Reverse(p.bytes));
         Ok(SpaceReport {
             file_bytes: page_size * page_count,
             page_size,
