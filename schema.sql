@@ -116,7 +116,9 @@ CREATE TABLE IF NOT EXISTS item (
     fetch_error  TEXT,                       -- why the page could not be fetched, if it could not
     attempts     INTEGER NOT NULL DEFAULT 0, -- page fetch attempts so far
     read         INTEGER NOT NULL DEFAULT 0,
-    starred      INTEGER NOT NULL DEFAULT 0
+    starred      INTEGER NOT NULL DEFAULT 0,
+    read_at      INTEGER                     -- unix seconds it was last marked read (retention
+                                             -- counts a read item's period from then)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS item_by_key ON item (domain, url_key);
 CREATE INDEX IF NOT EXISTS item_by_link ON item (link);

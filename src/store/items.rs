@@ -166,6 +166,8 @@ fn merge_into(tx: &Connection, failed: ItemId, into: ItemId) -> Result<(), Store
     }
     tx.prepare_cached(
         "UPDATE item SET read = max(read, (SELECT read FROM item WHERE id = ?1)),
+            read_at = nullif(max(coalesce(read_at, 0),
+                coalesce((SELECT read_at FROM item WHERE id = ?1), 0)), 0),
             starred = max(starred, (SELECT starred FROM item WHERE id = ?1)) WHERE id = ?2",
     )?
     .execute(params![failed, into])?;
@@ -445,17 +447,20 @@ impl Store {
         self.write(|tx| {
             Ok(match scope {
                 ItemScope::Item(id) => tx.execute(
-                    "UPDATE item SET read = ?2 WHERE id = ?1 AND read <> ?2",
+                    "UPDATE item SET read = ?2, read_at = CASE WHEN ?2 THEN unixepoch() END
+                     WHERE id = ?1 AND read <> ?2",
                     params![id, read],
                 )?,
                 ItemScope::Feed(feed) => tx.execute(
-                    "UPDATE item SET read = ?2 WHERE read <> ?2
-                     AND id IN (SELECT item FROM feed_entry WHERE feed = ?1)",
+                    "UPDATE item SET read = ?2, read_at = CASE WHEN ?2 THEN unixepoch() END
+                     WHERE read <> ?2 AND id IN (SELECT item FROM feed_entry WHERE feed = ?1)",
                     params![feed, read],
                 )?,
-                ItemScope::All => {
-                    tx.execute("UPDATE item SET read = ?1 WHERE read <> ?1", [read])?
-                }
+                ItemScope::All => tx.execute(
+                    "UPDATE item SET read = ?1, read_at = CASE WHEN ?1 THEN unixepoch() END
+                         WHERE read <> ?1",
+                    [read],
+                )?,
             })
         })
     }

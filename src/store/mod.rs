@@ -78,7 +78,12 @@ const MIGRATIONS: &[&str] = &[
     // 4 → 5: the indexes the retention policy walks (items by age, pages by fetch time, images
     // by URL). An upgraded file keeps auto_vacuum off (turning it on needs a VACUUM, which
     // `pith cleanup --vacuum` runs): the pages retention frees are reused by the next refresh.
-    "CREATE INDEX IF NOT EXISTS item_for_retention ON item (starred, read, added);
+    // It also records when an item was marked read (`read_at`), so that a read item's period
+    // runs from its reading: an old unread item read today is not deleted at the next refresh.
+    // Items read before the upgrade count as read at the upgrade.
+    "ALTER TABLE item ADD COLUMN read_at INTEGER;
+     UPDATE item SET read_at = unixepoch() WHERE read = 1;
+     CREATE INDEX IF NOT EXISTS item_for_retention ON item (starred, read, added);
      CREATE INDEX IF NOT EXISTS page_by_fetched ON page (fetched);
      CREATE INDEX IF NOT EXISTS item_image_by_url ON item_image (url);",
 ];

@@ -105,12 +105,14 @@ fn days_secs(days: u32) -> i64 {
     i64::from(days.min(Retention::MAX_DAYS)) * 86_400
 }
 
-/// Deletes up to `max` unstarred items with the given read flag that arrived before `cutoff`,
+/// Deletes up to `max` unstarred items with the given read flag that arrived before `cutoff`
+/// (and, read ones, were read before it: a period runs from the reading too),
 /// oldest first, leaving their feed entries as tombstones. Returns how many went.
 fn expire_items(tx: &Connection, read: bool, cutoff: i64, max: usize) -> Result<usize, StoreError> {
     let ids: Vec<ItemId> = tx
         .prepare_cached(
             "SELECT id FROM item WHERE starred = 0 AND read = ?1 AND added < ?2
+               AND (?1 = 0 OR coalesce(read_at, added) < ?2)
              ORDER BY added LIMIT ?3",
         )?
         .query_map(params![read, cutoff, max as i64], |r| r.get(0))?

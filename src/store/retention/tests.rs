@@ -80,6 +80,16 @@ fn add(
         .id()
 }
 
+/// Marks `id` read as of the day it arrived (marking read stamps the wall clock's time, and
+/// these tests live on a clock of their own).
+fn read_on_arrival(store: &mut Store, id: ItemId) {
+    store.set_read(ItemScope::Item(id), true).unwrap();
+    store
+        .conn
+        .execute("UPDATE item SET read_at = added WHERE id = ?1", [id])
+        .unwrap();
+}
+
 fn count(store: &Store, sql: &str) -> i64 {
     store.conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
@@ -114,9 +124,9 @@ fn read_items_go_after_their_period_unread_after_theirs_and_starred_never() {
     let read_young = add(&mut store, feed, 2, 10, &[], None);
     let unread_old = add(&mut store, feed, 3, 0, &[], None);
     let starred = add(&mut store, feed, 4, 0, &[], None);
-    store.set_read(ItemScope::Item(read_old), true).unwrap();
-    store.set_read(ItemScope::Item(read_young), true).unwrap();
-    store.set_read(ItemScope::Item(starred), true).unwrap();
+    read_on_arrival(&mut store, read_old);
+    read_on_arrival(&mut store, read_young);
+    read_on_arrival(&mut store, starred);
     store.toggle_star(starred).unwrap();
 
     // Day 30: nothing is past its period yet (30 days from arrival, not more).
@@ -152,6 +162,46 @@ fn read_items_go_after_their_period_unread_after_theirs_and_starred_never() {
 }
 
 #[test]
+fn a_read_items_period_runs_from_its_reading() {
+    let mut store = Store::open_in_memory().unwrap();
+    let feed = feed(&mut store);
+    let late = add(&mut store, feed, 1, 0, &[], None);
+    // Unread for 40 days, then read on day 40: marking read stamps the time it was read.
+    store.set_read(ItemScope::Item(late), true).unwrap();
+    let stamped: Option<i64> = store
+        .conn
+        .query_row("SELECT read_at FROM item WHERE id = ?1", [late], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert!(stamped.is_some_and(|t| t > T0), "{stamped:?}");
+    store
+        .conn
+        .execute(
+            "UPDATE item SET read_at = ?2 WHERE id = ?1",
+            [late, T0 + 40 * DAY],
+        )
+        .unwrap();
+    // Day 41: past thirty days from its arrival, but read only yesterday: it stays.
+    assert_eq!(sweep(&mut store, 41).items_deleted, 0);
+    assert!(exists(&store, late));
+    // Day 71: thirty days after its reading, it goes.
+    assert_eq!(sweep(&mut store, 71).items_deleted, 1);
+    assert!(!exists(&store, late));
+    // Marked unread again, an item forgets when it was read.
+    let again = add(&mut store, feed, 2, 0, &[], None);
+    store.set_read(ItemScope::Item(again), true).unwrap();
+    store.set_read(ItemScope::Item(again), false).unwrap();
+    let cleared: Option<i64> = store
+        .conn
+        .query_row("SELECT read_at FROM item WHERE id = ?1", [again], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(cleared, None);
+}
+
+#[test]
 fn a_deleted_item_takes_everything_it_owns_and_leaves_a_tombstone() {
     let mut store = Store::open_in_memory().unwrap();
     let feed = feed(&mut store);
@@ -159,7 +209,7 @@ fn a_deleted_item_takes_everything_it_owns_and_leaves_a_tombstone() {
     let own = "https://ex.test/own.png";
     let gone = add(&mut store, feed, 1, 0, &[shared, own], None);
     let stays = add(&mut store, feed, 2, 80, &[shared], None);
-    store.set_read(ItemScope::Item(gone), true).unwrap();
+    read_on_arrival(&mut store, gone);
     assert_eq!(store.search("walrus1", 10).unwrap().len(), 1);
 
     assert_eq!(sweep(&mut store, 31).items_deleted, 1);
@@ -217,7 +267,7 @@ fn a_deleted_item_takes_everything_it_owns_and_leaves_a_tombstone() {
         .unwrap()
         .0;
     let old_other = add(&mut store, other, 3, 0, &[], None);
-    store.set_read(ItemScope::Item(old_other), true).unwrap();
+    read_on_arrival(&mut store, old_other);
     sweep(&mut store, 31);
     assert!(store.feed_remove(feed).unwrap());
     assert!(!exists(&store, stays));
@@ -282,7 +332,7 @@ fn a_sweep_stops_at_its_limits_and_the_next_one_goes_on() {
     let feed = feed(&mut store);
     for n in 0..7 {
         let id = add(&mut store, feed, n, 0, &[], None);
-        store.set_read(ItemScope::Item(id), true).unwrap();
+        read_on_arrival(&mut store, id);
     }
     // Young enough that their pages stay.
     for n in 7..12 {
@@ -375,6 +425,10 @@ fn a_new_file_gives_freed_pages_back_and_an_old_one_reuses_them() {
             .unwrap();
     }
     store.set_read(ItemScope::All, true).unwrap();
+    store
+        .conn
+        .execute("UPDATE item SET read_at = added", [])
+        .unwrap();
     store.checkpoint().unwrap();
     let pages = |store: &Store| -> i64 {
         store
