@@ -1,4 +1,4 @@
--- pith's database schema, version 3 (kept in PRAGMA user_version).
+-- pith's database schema, version 5 (kept in PRAGMA user_version).
 -- The whole current schema: a fresh database runs this file; older databases are upgraded in place
 -- by the migrations in src/store/mod.rs. All SQL of the program lives in src/store/ and here.
 
@@ -91,7 +91,8 @@ CREATE TABLE IF NOT EXISTS feed (
     name          TEXT                       -- the user's name for it, shown over title (since 4)
 );
 
--- The window's settings (refresh interval, text size, pane widths): a name and its value as text.
+-- Settings (the window's refresh interval, text size, pane widths; the retention periods since
+-- version 5): a name and its value as text.
 CREATE TABLE IF NOT EXISTS setting (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -115,13 +116,21 @@ CREATE TABLE IF NOT EXISTS item (
     fetch_error  TEXT,                       -- why the page could not be fetched, if it could not
     attempts     INTEGER NOT NULL DEFAULT 0, -- page fetch attempts so far
     read         INTEGER NOT NULL DEFAULT 0,
-    starred      INTEGER NOT NULL DEFAULT 0
+    starred      INTEGER NOT NULL DEFAULT 0,
+    read_at      INTEGER                     -- unix seconds it was last marked read (retention
+                                             -- counts a read item's period from then)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS item_by_key ON item (domain, url_key);
 CREATE INDEX IF NOT EXISTS item_by_link ON item (link);
+-- The retention policy's walk (since version 5): the items it may delete, read or unread, oldest
+-- first, without reading the starred ones it keeps forever (src/store/retention.rs).
+CREATE INDEX IF NOT EXISTS item_for_retention ON item (starred, read, added);
 
 -- Every entry a feed has listed, by the paper's identity hash (title, description, publication
--- date), and the item it became. An entry seen once is never fetched again.
+-- date), and the item it became. An entry seen once is never fetched again. When retention deletes
+-- the item, its entries stay with item = 0 (a tombstone, never a real id: rowids start at 1), so
+-- that the entry does not come back as new while its feed still lists it; a tombstone goes when
+-- its feed, fetched whole, no longer lists the entry.
 CREATE TABLE IF NOT EXISTS feed_entry (
     feed   INTEGER NOT NULL,
     hash   TEXT    NOT NULL,                 -- hex MD5
@@ -141,11 +150,15 @@ CREATE TABLE IF NOT EXISTS page (
     raw_len          INTEGER NOT NULL,       -- bytes before compression
     raw              BLOB    NOT NULL
 );
+-- The retention policy's walk over pages that may have left the URL Tree's window (since 5).
+CREATE INDEX IF NOT EXISTS page_by_fetched ON page (fetched);
 
 -- The page's blocks with the labels they got when the page arrived, and why (the inspector view):
 -- one blob per item, the article's record (src/classify/labelled.rs): the byte 0x03, then a string
 -- table and the blocks (position, kind, text, image, content, reason, word counts, links of content
 -- blocks, pith-page's label), uncompressed; enough to read the article once the raw page is gone.
+-- When retention drops the raw page, the record is compressed in place (the byte 0x05, then a
+-- zlib stream: src/store/codecs.rs), since it is then the article's only copy and read rarely.
 -- Records of form 0x02 (without the reading fields) and rows written before version 3 (a
 -- zlib-compressed JSON array) still read.
 -- One row rather than a row per block: a page has hundreds of blocks, and a refresh writes
@@ -168,6 +181,8 @@ CREATE TABLE IF NOT EXISTS item_image (
     url  TEXT    NOT NULL,
     PRIMARY KEY (item, url)
 ) WITHOUT ROWID;
+-- Whether another item still shows an image, when an item is deleted (since version 5).
+CREATE INDEX IF NOT EXISTS item_image_by_url ON item_image (url);
 
 -- Full-text search over titles and clean article text (or the feed summary when the page could
 -- not be fetched); rowid = item.id.

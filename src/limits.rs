@@ -144,3 +144,27 @@ pub const REFRESH_BATCH_AGE: std::time::Duration = std::time::Duration::from_mil
 /// entry's item keeps its feed summary meanwhile, and later refreshes try again while the feed
 /// still lists the entry.
 pub const MAX_PAGE_ATTEMPTS: u32 = 3;
+
+/// Retention (`Store::retention_sweep`, run at the end of every refresh) deletes at most this many
+/// items per run, so that a first run on a large old database does not stall the refresh that
+/// runs it: the rest goes at the next refresh. A busy reader (300 feeds, 6,000 items a day)
+/// needs about 6,000 a day, a few refreshes' worth.
+pub const RETENTION_ITEMS_PER_SWEEP: usize = 5_000;
+
+/// ...and drops at most this many raw pages (of articles that stay, read from their records).
+pub const RETENTION_PAGES_PER_SWEEP: usize = 5_000;
+
+/// ...and stops starting new steps once it has run this long.
+pub const RETENTION_SWEEP_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Items deleted (or pages dropped) per transaction of a sweep: the window's writes wait for at
+/// most one such step.
+pub const RETENTION_STEP_ROWS: usize = 200;
+
+/// Free pages a file keeps for the next refresh to reuse (16 MB at SQLite's 4 KB pages); a sweep
+/// gives the free pages above it back to the file system (files made since schema 5, whose
+/// auto_vacuum is incremental)...
+pub const RETENTION_FREE_PAGES_KEPT: u64 = 4_096;
+
+/// ...at most this many per sweep (32 MB), since each page given back may move another.
+pub const RETENTION_RELEASE_PAGES: u64 = 8_192;

@@ -1410,6 +1410,8 @@ fn progress_events_tell_every_feed_and_page_once_and_in_order() {
             conditional_requests: 1,
             page_requests: 2,
             image_requests: 0,
+            expired_items: 0,
+            dropped_pages: 0,
         }
     );
     let asked: BTreeSet<String> = r.paths().into_iter().collect();

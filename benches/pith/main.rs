@@ -11,6 +11,7 @@ mod pipeline;
 mod quality;
 mod scale;
 mod streamgen;
+mod year;
 
 use clap::{Parser, ValueEnum};
 use pith::classify::Method;
@@ -32,6 +33,9 @@ enum Which {
     /// The `pith eval` tables (overall, per site half, per page type) with dom_smoothie and
     /// rs-trafilatura rows on the same pages.
     Quality,
+    /// A simulated year of arrivals under the retention policy (`--feeds`, `--per-day`,
+    /// `--days`, `--classify-every`): file size, search and ingest times through the year.
+    Year,
 }
 
 /// Command-line options (after `cargo bench --bench pith --`).
@@ -82,6 +86,22 @@ pub struct Args {
     /// Quality run: write each page's text and pages.csv under OUT/<dataset>/.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// Year run: feeds (each its own site).
+    #[arg(long, default_value_t = 100)]
+    pub feeds: usize,
+    /// Year run: items per feed per day.
+    #[arg(long, default_value_t = 5)]
+    pub per_day: usize,
+    /// Year run: days simulated.
+    #[arg(long, default_value_t = 365)]
+    pub days: i64,
+    /// Year run: one article in this many per feed is parsed and classified; the others are
+    /// clones of it with fresh content hashes (see `year.rs`).
+    #[arg(long, default_value_t = 10)]
+    pub classify_every: usize,
+    /// Year run: where its database goes (default: the system's temporary folder).
+    #[arg(long)]
+    pub year_dir: Option<std::path::PathBuf>,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
@@ -141,6 +161,9 @@ fn main() -> anyhow::Result<()> {
     }
     if matches!(args.which, Which::Scale | Which::All) {
         scale::run(&args, &pages)?;
+    }
+    if matches!(args.which, Which::Year) {
+        year::run(&args, &pages)?;
     }
     Ok(())
 }

@@ -116,7 +116,7 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 /// The stream's first page is dated 2024-01-01 00:00 UTC.
-const STREAM_START: i64 = 1_704_067_200;
+pub const STREAM_START: i64 = 1_704_067_200;
 
 /// Page `i` of a stream on `template`, under `host` (the template's own host when `None`),
 /// published `spacing` seconds after page `i - 1`.

@@ -212,6 +212,28 @@ pub enum Command {
         /// The backup file (from `pith backup`).
         file: PathBuf,
     },
+    /// Show what takes the space in the database: rows and bytes of items, raw pages, records,
+    /// images, the full-text index, the URL Tree and feed entries, free pages, the file's size.
+    Stats,
+    /// Show how long items are kept, or set it: read items go after --read-days, unread after
+    /// --unread-days (0 keeps them forever); starred items stay. Every refresh applies it.
+    Retention {
+        /// Days a read item is kept from its arrival (0: forever).
+        #[arg(long, value_name = "DAYS", value_parser = clap::value_parser!(u32).range(0..=36_500))]
+        read_days: Option<u32>,
+        /// Days an unread item is kept from its arrival (0: forever).
+        #[arg(long, value_name = "DAYS", value_parser = clap::value_parser!(u32).range(0..=36_500))]
+        unread_days: Option<u32>,
+    },
+    /// Apply the retention policy now, to the end (a refresh does a bounded part of it each
+    /// time), and give free pages back to the file system where the file allows it.
+    Cleanup {
+        /// Then rewrite the whole file (VACUUM) so that it holds no free page and gives pages
+        /// back from now on (files made before schema 5). Needs the file's size in free disk
+        /// space, and no refresh or window running.
+        #[arg(long)]
+        vacuum: bool,
+    },
     /// Mark an item, a feed's items, or everything read (or unread with --unread).
     MarkRead {
         /// The item's id.

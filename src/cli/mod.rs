@@ -15,6 +15,7 @@ mod open;
 mod pins;
 mod read;
 mod refresh;
+mod space;
 mod tree;
 mod window;
 mod words;
@@ -155,6 +156,12 @@ pub fn run(cli: Cli) -> Result<()> {
             };
             items::mark_read(db, which, unread)
         }
+        Command::Stats => space::stats(db),
+        Command::Retention {
+            read_days,
+            unread_days,
+        } => space::retention(db, read_days, unread_days),
+        Command::Cleanup { vacuum } => space::cleanup(db, vacuum),
         Command::Backup { file } => backup::backup(db, &file),
         Command::Restore { file } => backup::restore(db, &file),
     }

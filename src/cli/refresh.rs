@@ -144,8 +144,20 @@ fn note_event(event: Event) {
     }
 }
 
-/// The one line a refresh ends with.
+/// The one line a refresh ends with (and what retention did, when it did something).
 fn summary_line(summary: &Summary, took: std::time::Duration) -> String {
+    let mut line = refresh_line(summary, took);
+    if summary.expired_items > 0 || summary.dropped_pages > 0 {
+        line.push_str(&format!(
+            "; retention deleted {} items past their period and dropped {} raw pages past the URL Tree's window",
+            summary.expired_items, summary.dropped_pages
+        ));
+    }
+    line
+}
+
+/// What the refresh itself did.
+fn refresh_line(summary: &Summary, took: std::time::Duration) -> String {
     format!(
         "refreshed {} feeds in {:.1} s: {} new items, {} linked, {} pages not fetched; {} not modified, {} failed, {} deferred ({} feed requests, {} conditional; {} page and {} image requests)",
         summary.feeds_updated

@@ -145,6 +145,10 @@ pub struct Summary {
     pub page_requests: usize,
     /// Image requests sent.
     pub image_requests: usize,
+    /// Items retention deleted at the end of the refresh (past their period).
+    pub expired_items: usize,
+    /// Raw pages retention dropped (past the URL Tree's window; the articles stay readable).
+    pub dropped_pages: usize,
 }
 
 /// A refresh that could not run at all (single feeds' failures are events, not errors).

@@ -181,6 +181,9 @@ fn entries_to_fetch(
         .map(|&i| parsed.entries[i].identity.as_str())
         .collect();
     let seen = cx.db()?.seen_entries(feed, &ids)?;
+    // The tombstones of items retention deleted are kept while the feed lists their entries
+    // (they keep them from coming back as new), and forgotten once it does not.
+    cx.db()?.entries_forget_unlisted(feed, &ids)?;
     if retrying {
         // Failed pages whose entries left the feed can never be retried: their retries end
         // here, so that the feed is asked conditionally again.

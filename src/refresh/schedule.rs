@@ -21,7 +21,7 @@ use crate::feeds::ParsedFeed;
 use crate::fetch::{self, Fetcher, Response};
 use crate::limits;
 use crate::politeness;
-use crate::store::{FeedInfo, ItemId, Store, StoreError, Stored};
+use crate::store::{FeedInfo, ItemId, Store, StoreError, Stored, SweepLimits};
 
 use super::images::{self, ImageBatch};
 use super::pipeline::{
@@ -344,6 +344,13 @@ pub(super) fn run(
         std::panic::resume_unwind(payload);
     }
     if board.fatal.is_none() {
+        // Retention, in bounded steps, once the new items are in: what is past its period goes
+        // (the rest at the next refresh), then the log is emptied.
+        let policy = store.retention()?;
+        let swept =
+            store.retention_sweep(&policy, &engine.window, unix_now(), &SweepLimits::default())?;
+        board.summary.expired_items = swept.items_deleted;
+        board.summary.dropped_pages = swept.pages_dropped;
         store.checkpoint()?;
     }
     match board.fatal {

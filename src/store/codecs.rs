@@ -107,6 +107,48 @@ pub(super) fn decompress(blob: &[u8], len_hint: usize) -> Result<Vec<u8>, StoreE
     Ok(out)
 }
 
+/// The first byte of an article's record that the store compressed when retention dropped the
+/// article's raw page: then a zlib stream of the record as the engine encoded it. Records are
+/// written uncompressed (a refresh writes thousands, and reading one must be quick while its page
+/// is there to read anyway); once the record is the article's only copy and is read rarely,
+/// compressing it makes a kept article cost a third as much. The engine's own record forms begin
+/// with 0x02, 0x03 or (zlib JSON) 0x78, so the byte tells them apart.
+const PACKED_RECORD: u8 = 0x05;
+
+/// A record compressed for keeping ([`PACKED_RECORD`]); one compressed already is returned as it
+/// is.
+pub(super) fn pack_record(record: &[u8]) -> Result<Vec<u8>, StoreError> {
+    use std::io::Write;
+    if record.first() == Some(&PACKED_RECORD) {
+        return Ok(record.to_vec());
+    }
+    let mut out = vec![PACKED_RECORD];
+    let mut enc = flate2::write::ZlibEncoder::new(&mut out, flate2::Compression::default());
+    enc.write_all(record)
+        .and_then(|_| enc.finish().map(|_| ()))
+        .map_err(|e| StoreError::Corrupt(format!("cannot compress a record: {e}")))?;
+    Ok(out)
+}
+
+/// A record as the engine encoded it, from the bytes stored: a [`PACKED_RECORD`] is decompressed
+/// (at most [`MAX_STORED_LEN`] bytes), any other form is the engine's own and returned as it is.
+pub(super) fn unpack_record(blob: Vec<u8>) -> Result<Vec<u8>, StoreError> {
+    let Some((&PACKED_RECORD, packed)) = blob.split_first() else {
+        return Ok(blob);
+    };
+    let mut out = Vec::with_capacity(packed.len() * 3);
+    let read = flate2::read::ZlibDecoder::new(packed)
+        .take(MAX_STORED_LEN as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| StoreError::Corrupt(format!("a stored record does not decompress: {e}")))?;
+    if read > MAX_STORED_LEN {
+        return Err(StoreError::Corrupt(
+            "a stored record decompresses to more than 64 MB".into(),
+        ));
+    }
+    Ok(out)
+}
+
 /// A block hash as the SQL integer the tree's tables key it by (big-endian, signed).
 pub(crate) fn hash_to_sql(hash: &BlockHash) -> i64 {
     i64::from_be_bytes(hash.0)
@@ -137,7 +179,25 @@ pub(crate) fn unpack_hashes(blob: &[u8]) -> Result<Vec<BlockHash>, StoreError> {
 
 #[cfg(test)]
 mod page_bytes_tests {
-    use super::{LZ4_PAGE, PageBytes, decompress};
+    use super::{LZ4_PAGE, PACKED_RECORD, PageBytes, decompress, pack_record, unpack_record};
+
+    /// A record packed when its page goes reads back as the engine wrote it, is packed once, and
+    /// the engine's own forms pass through; a damaged packed record is an error, not a panic.
+    #[test]
+    fn packed_records_read_back_and_other_forms_pass_through() {
+        let record: Vec<u8> = [3u8]
+            .into_iter()
+            .chain("a block of text that repeats ".repeat(200).into_bytes())
+            .collect();
+        let packed = pack_record(&record).unwrap();
+        assert_eq!(packed[0], PACKED_RECORD);
+        assert!(packed.len() < record.len() / 4, "{}", packed.len());
+        assert_eq!(pack_record(&packed).unwrap(), packed, "packed once");
+        assert_eq!(unpack_record(packed.clone()).unwrap(), record);
+        assert_eq!(unpack_record(record.clone()).unwrap(), record);
+        assert_eq!(unpack_record(Vec::new()).unwrap(), Vec::<u8>::new());
+        assert!(unpack_record(packed[..packed.len() / 2].to_vec()).is_err());
+    }
 
     /// Every page comes back whole, whatever came before it (empty, small, and large
     /// incompressible input).

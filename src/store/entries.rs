@@ -75,6 +75,38 @@ impl Store {
         Ok(seen)
     }
 
+    /// Forgets the tombstones (entries whose item retention deleted, `item = 0`) of `feed` whose
+    /// entries the feed no longer lists (`listed`, the identities of its entries now): a tombstone
+    /// only has to outlive the feed's listing of its entry, and without this they would pile up
+    /// forever. Returns how many went.
+    pub fn entries_forget_unlisted(
+        &mut self,
+        feed: FeedId,
+        listed: &[&str],
+    ) -> Result<usize, StoreError> {
+        let listed: HashSet<&str> = listed.iter().copied().collect();
+        let gone: Vec<String> = self
+            .conn
+            .prepare_cached("SELECT hash FROM feed_entry WHERE item = 0 AND feed = ?1")?
+            .query_map([feed], |r| r.get::<_, String>(0))?
+            .filter(|h| h.as_ref().map_or(true, |h| !listed.contains(h.as_str())))
+            .collect::<Result<_, _>>()?;
+        if gone.is_empty() {
+            // Nothing to write: a refresh's batch is not opened for nothing.
+            return Ok(0);
+        }
+        self.write(|tx| {
+            let mut forget = tx.prepare_cached(
+                "DELETE FROM feed_entry WHERE feed = ?1 AND hash = ?2 AND item = 0",
+            )?;
+            let mut n = 0;
+            for hash in &gone {
+                n += forget.execute(params![feed, hash])?;
+            }
+            Ok(n)
+        })
+    }
+
     /// Links a feed's entry to an existing item (the same article in another feed).
     pub fn entry_link(&mut self, entry: &EntryRef<'_>, item: ItemId) -> Result<(), StoreError> {
         self.write(|tx| link_entry(tx, entry, item))

@@ -63,7 +63,7 @@ fn feed_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FeedInfo> {
 
 const FEED_SELECT: &str = "SELECT f.id, f.url, f.title, f.site_url, f.etag, f.last_modified,
         f.last_refresh, f.last_ok, f.last_error, f.retry_after,
-        (SELECT count(DISTINCT e.item) FROM feed_entry e WHERE e.feed = f.id),
+        (SELECT count(DISTINCT e.item) FROM feed_entry e WHERE e.feed = f.id AND e.item <> 0),
         (SELECT count(DISTINCT e.item) FROM feed_entry e JOIN item i ON i.id = e.item
            WHERE e.feed = f.id AND i.read = 0),
         f.folder, f.name
@@ -161,7 +161,7 @@ impl Store {
         self.write(|tx| {
             let orphans: Vec<ItemId> = tx
                 .prepare(
-                    "SELECT DISTINCT item FROM feed_entry WHERE feed = ?1
+                    "SELECT DISTINCT item FROM feed_entry WHERE feed = ?1 AND item <> 0
                      AND item NOT IN (SELECT item FROM feed_entry WHERE feed <> ?1)",
                 )?
                 .query_map([id], |r| r.get(0))?

@@ -166,6 +166,8 @@ fn merge_into(tx: &Connection, failed: ItemId, into: ItemId) -> Result<(), Store
     }
     tx.prepare_cached(
         "UPDATE item SET read = max(read, (SELECT read FROM item WHERE id = ?1)),
+            read_at = nullif(max(coalesce(read_at, 0),
+                coalesce((SELECT read_at FROM item WHERE id = ?1), 0)), 0),
             starred = max(starred, (SELECT starred FROM item WHERE id = ?1)) WHERE id = ?2",
     )?
     .execute(params![failed, into])?;
@@ -195,10 +197,14 @@ pub(crate) fn push_item_filter(sql: &mut String, filter: &ItemFilter) {
 }
 
 /// Deletes items with every row they own (page, blocks, images no other item shows, entries,
-/// search text).
+/// search text). The URL Tree is not touched: its documents leave by its own history window.
 pub(super) fn delete_items(tx: &Connection, ids: &[ItemId]) -> Result<(), StoreError> {
     for &id in ids {
         delete_fts(tx, id)?;
+        let images: Vec<String> = tx
+            .prepare_cached("SELECT url FROM item_image WHERE item = ?1")?
+            .query_map([id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
         for sql in [
             "DELETE FROM item_blocks WHERE item = ?1",
             "DELETE FROM page WHERE item = ?1",
@@ -208,11 +214,16 @@ pub(super) fn delete_items(tx: &Connection, ids: &[ItemId]) -> Result<(), StoreE
         ] {
             tx.prepare_cached(sql)?.execute([id])?;
         }
+        // One image at a time through `item_image_by_url`, rather than a scan of every image
+        // for each deletion: retention deletes thousands of items a day.
+        let mut orphan = tx.prepare_cached(
+            "DELETE FROM image WHERE url = ?1
+             AND NOT EXISTS (SELECT 1 FROM item_image WHERE url = ?1)",
+        )?;
+        for url in images {
+            orphan.execute([url])?;
+        }
     }
-    tx.execute(
-        "DELETE FROM image WHERE url NOT IN (SELECT url FROM item_image)",
-        [],
-    )?;
     Ok(())
 }
 
@@ -436,17 +447,20 @@ impl Store {
         self.write(|tx| {
             Ok(match scope {
                 ItemScope::Item(id) => tx.execute(
-                    "UPDATE item SET read = ?2 WHERE id = ?1 AND read <> ?2",
+                    "UPDATE item SET read = ?2, read_at = CASE WHEN ?2 THEN unixepoch() END
+                     WHERE id = ?1 AND read <> ?2",
                     params![id, read],
                 )?,
                 ItemScope::Feed(feed) => tx.execute(
-                    "UPDATE item SET read = ?2 WHERE read <> ?2
-                     AND id IN (SELECT item FROM feed_entry WHERE feed = ?1)",
+                    "UPDATE item SET read = ?2, read_at = CASE WHEN ?2 THEN unixepoch() END
+                     WHERE read <> ?2 AND id IN (SELECT item FROM feed_entry WHERE feed = ?1)",
                     params![feed, read],
                 )?,
-                ItemScope::All => {
-                    tx.execute("UPDATE item SET read = ?1 WHERE read <> ?1", [read])?
-                }
+                ItemScope::All => tx.execute(
+                    "UPDATE item SET read = ?1, read_at = CASE WHEN ?1 THEN unixepoch() END
+                         WHERE read <> ?1",
+                    [read],
+                )?,
             })
         })
     }

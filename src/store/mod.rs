@@ -11,7 +11,7 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, TransactionBehavior};
 
 /// The schema this build writes (SQLite `user_version`).
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 mod codecs;
 mod entries;
@@ -22,8 +22,10 @@ mod items;
 mod maintenance;
 mod pages;
 mod pins;
+mod retention;
 mod search;
 mod settings;
+mod space;
 mod tree;
 
 pub use maintenance::{Restored, restore, verify_backup};
@@ -37,7 +39,9 @@ pub use item_rows::ItemRow;
 pub use items::{ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewItem, Stored};
 pub use pages::StoredPage;
 pub use pins::{Pin, PinVerdict};
+pub use retention::{Retention, SweepLimits, Swept};
 pub use search::SearchHit;
+pub use space::{ItemTally, SpacePart, SpaceReport};
 pub use tree::{CountsAt, DocId, MemoryRead, MemoryRecord, TreeDocument, TreeInsert, TreeNodeInfo};
 
 const SCHEMA_SQL: &str = include_str!("../../schema.sql");
@@ -71,6 +75,17 @@ const MIGRATIONS: &[&str] = &[
          key   TEXT PRIMARY KEY,
          value TEXT NOT NULL
      ) WITHOUT ROWID;",
+    // 4 → 5: the indexes the retention policy walks (items by age, pages by fetch time, images
+    // by URL). An upgraded file keeps auto_vacuum off (turning it on needs a VACUUM, which
+    // `pith cleanup --vacuum` runs): the pages retention frees are reused by the next refresh.
+    // It also records when an item was marked read (`read_at`), so that a read item's period
+    // runs from its reading: an old unread item read today is not deleted at the next refresh.
+    // Items read before the upgrade count as read at the upgrade.
+    "ALTER TABLE item ADD COLUMN read_at INTEGER;
+     UPDATE item SET read_at = unixepoch() WHERE read = 1;
+     CREATE INDEX IF NOT EXISTS item_for_retention ON item (starred, read, added);
+     CREATE INDEX IF NOT EXISTS page_by_fetched ON page (fetched);
+     CREATE INDEX IF NOT EXISTS item_image_by_url ON item_image (url);",
 ];
 
 /// A database operation that failed.
@@ -184,6 +199,10 @@ impl Store {
         let conn = Connection::open(path).map_err(open_err)?;
         // Before anything else reads the file: a damaged one is moved aside and refused.
         let conn = maintenance::check_on_open(conn, path)?;
+        // Before the first table (and before WAL mode writes the header): a new file keeps the
+        // pages retention frees in a list that `PRAGMA incremental_vacuum` gives back to the file
+        // system in bounded steps (`retention::release_free_pages`).
+        retention::incremental_vacuum_if_new(&conn).map_err(open_err)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(open_err)?;
         conn.pragma_update(None, "synchronous", "NORMAL")

@@ -4,7 +4,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::codecs::{PageBytes, decompress};
+use super::codecs::{PageBytes, decompress, pack_record, unpack_record};
 use super::items::ItemId;
 use super::{Store, StoreError};
 
@@ -49,6 +49,27 @@ pub(super) fn insert_page_rows(
     Ok(())
 }
 
+/// Deletes an item's raw page and compresses its record, which is from now on the article's only
+/// copy (see `codecs::pack_record`). Returns whether there was a page.
+pub(super) fn drop_page(tx: &Connection, id: ItemId) -> Result<bool, StoreError> {
+    let dropped = tx
+        .prepare_cached("DELETE FROM page WHERE item = ?1")?
+        .execute([id])?
+        > 0;
+    let record: Option<Vec<u8>> = tx
+        .prepare_cached("SELECT blocks FROM item_blocks WHERE item = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
+    if let Some(record) = record {
+        let packed = pack_record(&record)?;
+        if packed.len() < record.len() {
+            tx.prepare_cached("UPDATE item_blocks SET blocks = ?2 WHERE item = ?1")?
+                .execute(params![id, packed])?;
+        }
+    }
+    Ok(dropped)
+}
+
 impl Store {
     /// The page stored for an item, decompressed.
     pub fn item_page(&self, id: ItemId) -> Result<Option<StoredPage>, StoreError> {
@@ -74,25 +95,21 @@ impl Store {
     }
 
     /// The bytes of an item's record as the engine encoded them (`classify::labelled::decode`
-    /// reads them back; `Store::item_blocks` does both); `None` when it has none (its page could
-    /// not be fetched).
+    /// reads them back; `Store::item_blocks` does both), decompressed when retention compressed
+    /// it; `None` when it has none (its page could not be fetched).
     pub fn item_record(&self, id: ItemId) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
+        let stored: Option<Vec<u8>> = self
             .conn
             .prepare_cached("SELECT blocks FROM item_blocks WHERE item = ?1")?
             .query_row([id], |r| r.get(0))
-            .optional()?)
+            .optional()?;
+        stored.map(unpack_record).transpose()
     }
 
-    /// Drops an item's raw page and keeps its record: what a retention policy does to an article
-    /// it no longer keeps whole, after which reading builds the article from its record. Returns
-    /// whether there was a page to drop.
+    /// Drops an item's raw page and keeps its record (compressed, [`drop_page`]): what the
+    /// retention policy does to an article it no longer keeps whole, after which reading builds
+    /// the article from its record. Returns whether there was a page to drop.
     pub fn page_drop(&mut self, id: ItemId) -> Result<bool, StoreError> {
-        self.write(|tx| {
-            Ok(tx
-                .prepare_cached("DELETE FROM page WHERE item = ?1")?
-                .execute([id])?
-                > 0)
-        })
+        self.write(|tx| drop_page(tx, id))
     }
 }
