@@ -523,6 +523,18 @@ pub fn parse_opml(bytes: &[u8]) -> Result<Vec<OpmlFeed>, OpmlError> {
 /// inside News), both from an OPML import and to an export.
 pub const FOLDER_SEPARATOR: &str = " / ";
 
+/// A folder path as a user types it (`News/World`, ` News / World `) in the form pith keeps
+/// (`News / World`): each level trimmed, empty levels dropped. `None` (the top level) when no level
+/// is left.
+pub fn folder_path(typed: &str) -> Option<String> {
+    let levels: Vec<&str> = typed
+        .split('/')
+        .map(str::trim)
+        .filter(|level| !level.is_empty())
+        .collect();
+    (!levels.is_empty()).then(|| levels.join(FOLDER_SEPARATOR))
+}
+
 /// A subscription as an OPML export lists it: the user's name for it over the feed's title.
 pub fn opml_feed(feed: crate::store::FeedInfo) -> OpmlFeed {
     OpmlFeed {
@@ -598,6 +610,19 @@ pub fn html_fragment_text(html: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_typed_folder_path_is_kept_in_one_form() {
+        assert_eq!(folder_path("News/World").as_deref(), Some("News / World"));
+        assert_eq!(
+            folder_path(" News /  World / ").as_deref(),
+            Some("News / World")
+        );
+        assert_eq!(folder_path("Tech").as_deref(), Some("Tech"));
+        assert_eq!(folder_path("新闻/世界").as_deref(), Some("新闻 / 世界"));
+        assert_eq!(folder_path(" / / "), None);
+        assert_eq!(folder_path(""), None);
+    }
 
     #[test]
     fn identity_depends_on_all_three_fields() {

@@ -255,3 +255,60 @@ fn a_db_that_is_not_a_database_or_in_a_missing_folder_is_refused_and_nothing_mov
     assert!(err.contains("does not exist"), "{err}");
     assert!(!dir.path().join("nonexistent").exists());
 }
+
+/// What the window's subscription buttons do runs from the command line too: a feed renamed (the
+/// user's name shown, a blank name giving the title back) and moved into a nested folder (kept as
+/// nested outlines in the export, and back to the top level), and an unknown feed refused.
+#[test]
+fn feeds_are_renamed_and_moved_between_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    let opml = dir.path().join("subs.opml");
+    std::fs::write(
+        &opml,
+        "<?xml version=\"1.0\"?><opml version=\"2.0\"><head><title>s</title></head><body>\
+         <outline text=\"Globe\" xmlUrl=\"http://127.0.0.1:9/feed.xml\"/></body></opml>",
+    )
+    .unwrap();
+    assert!(
+        pith(&db, &["import", opml.to_str().unwrap()])
+            .status
+            .success()
+    );
+
+    let moved = pith(&db, &["move", "1", " News/ World /"]);
+    assert!(moved.status.success(), "{}", text(&moved.stderr));
+    assert_eq!(
+        text(&moved.stdout).trim(),
+        "http://127.0.0.1:9/feed.xml is in News / World"
+    );
+    let export = text(&pith(&db, &["export"]).stdout);
+    assert!(
+        export.contains("<outline text=\"News\" title=\"News\"><outline text=\"World\""),
+        "{export}"
+    );
+
+    assert!(pith(&db, &["rename", "1", "My paper"]).status.success());
+    let feeds = text(&pith(&db, &["feeds"]).stdout);
+    assert!(
+        feeds.contains("My paper") && feeds.contains("in News / World"),
+        "{feeds}"
+    );
+
+    assert!(
+        pith(&db, &["move", "http://127.0.0.1:9/feed.xml"])
+            .status
+            .success()
+    );
+    assert!(pith(&db, &["rename", "1", "  "]).status.success());
+    let feeds = text(&pith(&db, &["feeds"]).stdout);
+    assert!(
+        feeds.contains("Globe") && !feeds.contains("My paper"),
+        "{feeds}"
+    );
+    assert!(!feeds.contains("News"), "{feeds}");
+
+    let unknown = pith(&db, &["move", "99", "Elsewhere"]);
+    assert!(!unknown.status.success());
+    assert!(text(&unknown.stderr).contains("no subscription with id or URL \"99\""));
+}

@@ -1,5 +1,6 @@
 //! The window as an everyday reader: it refreshes on its own (at start and on the user's
-//! schedule), and subscriptions are managed from it (mark read, rename, unsubscribe), with the
+//! schedule), and subscriptions are managed from it (mark read, rename, move to a folder,
+//! unsubscribe), with the
 //! text size and pane widths remembered across restarts. Feeds come from a loopback server the
 //! test starts; nothing else is reached.
 
@@ -236,4 +237,67 @@ fn nested_folders_stay_nested_in_the_feeds_pane_and_the_export() {
     let world_at = text.find("text=\"World\"").expect("World in the export");
     assert!(news_at < world_at, "{text}");
     assert!(!text.contains("News / World"), "{text}");
+}
+
+/// A feed is moved into a nested folder from the button over its list (the path typed as
+/// `News/World`), then back to the top level; Escape closes the dialog without a change.
+#[test]
+fn a_feed_is_moved_into_a_nested_folder_and_back() {
+    let server = Server::start();
+    serve_stories(&server, "Loopback News", &["The first story"]);
+    let (_dir, db, feed) = subscribed(&server, "0");
+    let mut h = harness_sized(&db, SIZE);
+    settle(&mut h);
+    h.state_mut()
+        .set_source(pith::ui::sidebar::Source::Feed(feed));
+    settle(&mut h);
+    let folder = |db: &std::path::Path| {
+        Store::open(db)
+            .unwrap()
+            .feeds()
+            .unwrap()
+            .into_iter()
+            .find(|f| f.id == feed)
+            .and_then(|f| f.folder)
+    };
+
+    // Escape closes the dialog and nothing moves.
+    h.get_by_label("Move…").click();
+    h.run_steps(2);
+    assert!(h.state().moving.is_some());
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert!(h.state().moving.is_none(), "Escape left the dialog open");
+
+    h.get_by_label("Move…").click();
+    h.run_steps(2);
+    h.get_by_label("Folder").click();
+    h.run_steps(1);
+    h.get_by_label("Folder").type_text("News/World");
+    h.run_steps(1);
+    h.get_by_label("Move").click();
+    step_until(&mut h, "the feed sits in World inside News", |app| {
+        app.feeds.as_ref().is_some_and(|f| {
+            f.iter()
+                .any(|f| f.id == feed && f.folder.as_deref() == Some("News / World"))
+        })
+    });
+    settle(&mut h);
+    assert_eq!(folder(&db).as_deref(), Some("News / World"));
+    let news = h.get_by_label_contains("News   ").rect();
+    let world = h.get_by_label_contains("World   ").rect();
+    assert!(world.top() > news.top() && world.left() > news.left());
+
+    // Back to the top level: the folders are gone from the pane.
+    h.get_by_label("Move…").click();
+    h.run_steps(2);
+    h.get_by_label("Top level").click();
+    step_until(&mut h, "the feed is at the top level", |app| {
+        app.feeds
+            .as_ref()
+            .is_some_and(|f| f.iter().any(|f| f.id == feed && f.folder.is_none()))
+    });
+    settle(&mut h);
+    assert_eq!(folder(&db), None);
+    assert!(!has_label_containing(&h, "World   "));
 }

@@ -102,6 +102,21 @@ pub enum Command {
         /// The feed's id or URL.
         feed: String,
     },
+    /// Give a feed your own name, which a refresh never changes (no NAME: back to the feed's
+    /// title).
+    Rename {
+        /// The feed's id or URL.
+        feed: String,
+        /// The name to show for it.
+        name: Option<String>,
+    },
+    /// Put a feed in a folder (`News/World`: World inside News; no FOLDER: the top level).
+    Move {
+        /// The feed's id or URL.
+        feed: String,
+        /// The folder's path, levels separated by `/`.
+        folder: Option<String>,
+    },
     /// List the subscriptions: title, URL, item and unread counts, last refresh, last error.
     Feeds,
     /// Fetch new entries of every feed (or one), their pages and images, and classify them.

@@ -91,6 +91,36 @@ pub fn remove(db: Option<PathBuf>, spec: &str) -> Result<()> {
     Ok(())
 }
 
+/// Gives a feed the user's own name (`None` or a blank name: back to the feed's title).
+pub fn rename(db: Option<PathBuf>, spec: &str, name: Option<&str>) -> Result<()> {
+    let mut store = open_store(db)?;
+    let feed = find_feed(&store, spec)?;
+    let name = name.map(str::trim).filter(|n| !n.is_empty());
+    store.feed_rename(feed.id, name)?;
+    match name {
+        Some(name) => outln!("{} is now called {name}", feed.url),
+        None => outln!(
+            "{} shows its own title again ({})",
+            feed.url,
+            feed.title.as_deref().unwrap_or("it has none yet")
+        ),
+    }
+    Ok(())
+}
+
+/// Puts a feed in the folder `folder` names (`News/World`), or at the top level.
+pub fn move_to(db: Option<PathBuf>, spec: &str, folder: Option<&str>) -> Result<()> {
+    let mut store = open_store(db)?;
+    let feed = find_feed(&store, spec)?;
+    let folder = folder.and_then(feeds::folder_path);
+    store.feed_set_folder(feed.id, folder.as_deref())?;
+    match folder {
+        Some(folder) => outln!("{} is in {folder}", feed.url),
+        None => outln!("{} is at the top level", feed.url),
+    }
+    Ok(())
+}
+
 /// Lists the subscriptions with their counts, last refresh and trouble.
 pub fn list(db: Option<PathBuf>) -> Result<()> {
     let store = open_store(db)?;

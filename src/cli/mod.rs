@@ -85,6 +85,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Import { file } => feeds::import(db, &file),
         Command::Export { file } => feeds::export(db, file.as_deref()),
         Command::Remove { feed } => feeds::remove(db, &feed),
+        Command::Rename { feed, name } => feeds::rename(db, &feed, name.as_deref()),
+        Command::Move { feed, folder } => feeds::move_to(db, &feed, folder.as_deref()),
         Command::Feeds => feeds::list(db),
         Command::Refresh {
             feed,

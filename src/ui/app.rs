@@ -132,6 +132,8 @@ pub struct App {
     pub settings_open: bool,
     /// The feed being renamed, with the name typed.
     pub renaming: Option<(FeedId, String)>,
+    /// The feed being moved to another folder, with the folder path typed.
+    pub moving: Option<(FeedId, String)>,
     /// The feed whose unsubscribing waits for a confirmation.
     pub unsubscribing: Option<FeedId>,
     /// The OPML file typed in the settings dialog, to export to.
@@ -187,6 +189,7 @@ impl App {
             settings_loaded: false,
             settings_open: false,
             renaming: None,
+            moving: None,
             unsubscribing: None,
             export_path: String::new(),
         }
@@ -344,6 +347,15 @@ impl App {
                     self.help = false;
                 } else if self.add.is_some() {
                     self.add = None;
+                } else if self.renaming.is_some()
+                    || self.moving.is_some()
+                    || self.unsubscribing.is_some()
+                    || self.settings_open
+                {
+                    self.renaming = None;
+                    self.moving = None;
+                    self.unsubscribing = None;
+                    self.settings_open = false;
                 } else if matches!(self.source, Source::Search(_)) {
                     self.search.clear();
                     self.set_source(Source::All);

@@ -140,6 +140,9 @@ pub enum Manage {
     Unsubscribe(FeedId),
     /// The user's own name for a feed (`None`: back to its title).
     Rename(FeedId, Option<String>),
+    /// Put a feed in a folder, a path as [`crate::feeds::folder_path`] keeps it (`None`: the top
+    /// level).
+    Move(FeedId, Option<String>),
     /// Mark every item in scope read.
     MarkRead(ItemScope),
     /// Mark every item of these feeds read (a folder).
@@ -532,6 +535,15 @@ fn manage(store: &mut Store, change: Manage) -> Result<String, String> {
             }),
             false => Err(format!("feed {feed} is gone")),
         },
+        Manage::Move(feed, folder) => {
+            match store.feed_set_folder(feed, folder.as_deref()).map_err(e)? {
+                true => Ok(match folder {
+                    Some(folder) => format!("Moved to {folder}."),
+                    None => "Moved to the top level.".into(),
+                }),
+                false => Err(format!("feed {feed} is gone")),
+            }
+        }
         Manage::ExportOpml(path) => {
             let list: Vec<_> = store
                 .feeds()

@@ -1,9 +1,11 @@
 //! Managing subscriptions from the window: the buttons over a feed's list (mark read, rename,
-//! unsubscribe), the dialogs they open, and the settings dialog (how often to refresh).
+//! move to a folder, unsubscribe), the dialogs they open, and the settings dialog (how often to
+//! refresh).
 
 use egui::{RichText, Ui};
 
 use super::App;
+use crate::feeds::{FOLDER_SEPARATOR, folder_path};
 use crate::store::{FeedId, ItemScope};
 use crate::ui::sidebar::{self, Source};
 use crate::ui::worker::{Job, Manage};
@@ -40,11 +42,43 @@ impl App {
                     let name = self.feed_display_name(id);
                     self.renaming = Some((id, name));
                 }
+                if ui.small_button("Move…").clicked() {
+                    let folder = self.feed_folder(id).unwrap_or_default();
+                    self.moving = Some((id, folder));
+                }
                 if ui.small_button("Unsubscribe…").clicked() {
                     self.unsubscribing = Some(id);
                 }
             }
         });
+    }
+
+    /// The folder path a feed sits in, `None` at the top level.
+    fn feed_folder(&self, id: FeedId) -> Option<String> {
+        self.feeds
+            .as_deref()
+            .and_then(|f| f.iter().find(|f| f.id == id))
+            .and_then(|f| f.folder.clone())
+    }
+
+    /// Every folder path of the subscriptions (and each level above one), sorted: the places a
+    /// feed can be moved to with one click.
+    fn folder_paths(&self) -> Vec<String> {
+        let mut paths: Vec<String> = Vec::new();
+        for folder in self
+            .feeds
+            .iter()
+            .flatten()
+            .filter_map(|f| f.folder.as_deref())
+        {
+            let levels: Vec<&str> = folder.split(FOLDER_SEPARATOR).collect();
+            for depth in 1..=levels.len() {
+                paths.push(levels[..depth].join(FOLDER_SEPARATOR));
+            }
+        }
+        paths.sort();
+        paths.dedup();
+        paths
     }
 
     fn feed_display_name(&self, id: FeedId) -> String {
@@ -58,6 +92,7 @@ impl App {
     /// The rename, unsubscribe and settings dialogs, when open.
     pub(super) fn manage_dialogs(&mut self, ctx: &egui::Context) {
         self.rename_dialog(ctx);
+        self.move_dialog(ctx);
         self.unsubscribe_dialog(ctx);
         self.settings_dialog(ctx);
     }
@@ -91,6 +126,55 @@ impl App {
         match done {
             Some(new) => self.manage(Manage::Rename(id, new)),
             None if open => self.renaming = Some((id, name)),
+            None => {}
+        }
+    }
+
+    fn move_dialog(&mut self, ctx: &egui::Context) {
+        let Some((id, mut folder)) = self.moving.take() else {
+            return;
+        };
+        let name = self.feed_display_name(id);
+        let known = self.folder_paths();
+        let mut open = true;
+        let mut done = None;
+        egui::Window::new("Move feed")
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label(format!(
+                    "The folder for {name} (a folder inside another: News / World):"
+                ));
+                let r = ui.add(
+                    egui::TextEdit::singleline(&mut folder)
+                        .hint_text("News / World")
+                        .desired_width(300.0),
+                );
+                r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TextInput, true, "Folder"));
+                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if !known.is_empty() {
+                    ui.label("Or one of the folders there are:");
+                    ui.horizontal_wrapped(|ui| {
+                        for path in &known {
+                            if ui.small_button(path).clicked() {
+                                done = Some(Some(path.clone()));
+                            }
+                        }
+                    });
+                }
+                ui.horizontal(|ui| {
+                    if ui.button("Move").clicked() || enter {
+                        done = Some(folder_path(&folder));
+                    }
+                    if ui.button("Top level").clicked() {
+                        done = Some(None);
+                    }
+                });
+            });
+        match done {
+            Some(to) => self.manage(Manage::Move(id, to)),
+            None if open => self.moving = Some((id, folder)),
             None => {}
         }
     }
