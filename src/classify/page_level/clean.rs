@@ -178,6 +178,8 @@ pub(super) fn clean(
 ) -> Vec<Removal> {
     let dom = &page.dom;
     let mut out = Vec::new();
+    // On a page that declares itself a discussion, alike items with bylines are its posts.
+    let discussion = super::declared::declares_discussion(page);
     for &container in containers {
         // The element after a related-links heading goes with the heading.
         let mut doomed: Option<(NodeId, String)> = None;
@@ -197,7 +199,7 @@ pub(super) fn clean(
                 Some((d, why)) if *d == id => Some(why.clone()),
                 _ => None,
             }
-            .or_else(|| removal_reason(page, stats, facts, id, core, total));
+            .or_else(|| removal_reason(page, stats, facts, id, core, total, discussion));
             if let Some(reason) = reason {
                 if reason.starts_with("removed: related heading")
                     && let Some(next) = next_element(dom, id)
@@ -233,7 +235,9 @@ fn next_element(dom: &Dom, id: NodeId) -> Option<NodeId> {
 /// holding `core`, the densest box of the article's paragraphs, is a wrapper of the article and
 /// stays whatever its class says. One holding most of the container's words stays too, unless
 /// its class is plainly negative (`comments`): a comment thread may be longer than the article,
-/// but a `<form>` or a `widget Blog` holding most of the text is the article's wrapper.
+/// but a `<form>` or a `widget Blog` holding most of the text is the article's wrapper. On a page
+/// that declares itself a discussion (`discussion`), alike items with bylines are its posts and
+/// stay.
 fn removal_reason(
     page: &Page,
     stats: &Stats,
@@ -241,6 +245,7 @@ fn removal_reason(
     id: NodeId,
     core: NodeId,
     total: u32,
+    discussion: bool,
 ) -> Option<String> {
     let dom = &page.dom;
     let a = stats.get(id);
@@ -270,7 +275,8 @@ fn removal_reason(
     // posts quoted by the article).
     // When the article's own paragraphs sit in one of the alike items, the items are peers (the
     // posts of a thread, the entries of a list), not comments under it.
-    if facts.is_repeated_item(stats, id)
+    if !discussion
+        && facts.is_repeated_item(stats, id)
         && *name != local_name!("blockquote")
         && !quotation
         && !super::select::peer_holds(dom, stats, id, core)

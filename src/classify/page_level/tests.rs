@@ -902,3 +902,42 @@ fn a_declared_products_customer_reviews_are_not_its_description() {
         "{k:?}"
     );
 }
+
+/// A forum thread's opening post and its replies in one box (the opening post's paragraphs
+/// straight in it, as many forums print the first post): on a page that declares itself a
+/// discussion (schema.org `DiscussionForumPosting`), the replies with their author and date lines
+/// are the thread's posts and stay; without the declaration they read as comments under an
+/// article and go.
+#[test]
+fn replies_of_a_declared_discussion_are_its_posts() {
+    let reply = |n: usize| {
+        format!(
+            "<div class=reply><div class=who><a href=/u{n}>member{n}</a> March 3, 2024</div>\
+             <p>Reply {n}: a telescope with a wide aperture shows more, but mounts matter, and a \
+             shaky one spoils every view, so spend on the mount first.</p></div>"
+        )
+    };
+    let replies: String = (0..6).map(reply).collect();
+    let page_with = |declaration: &str| {
+        format!(
+            "<html><head><title>First telescope?</title>{declaration}</head><body>{NAV}\
+             <div class=thread><h1>First telescope?</h1>{}{replies}</div></body></html>",
+            paragraphs(0..3)
+        )
+    };
+    let declared = page_with(
+        "<script type=\"application/ld+json\">{\"@type\": \"DiscussionForumPosting\", \
+         \"headline\": \"First telescope?\"}</script>",
+    );
+    let (page, x) = run(&declared);
+    let k = kept(&page, &x);
+    for n in 0..3 {
+        assert!(has(&k, &format!("Paragraph {n} ")), "{k:?}");
+    }
+    for n in 0..6 {
+        assert!(has(&k, &format!("Reply {n}:")), "{k:?}");
+    }
+    let (page, x) = run(&page_with(""));
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 0 ") && !has(&k, "Reply 0:"), "{k:?}");
+}
