@@ -260,7 +260,7 @@ fn close_runaway_title(html: &str) -> Option<String> {
         w[0] == b'<' && (w[1].is_ascii_alphabetic() || matches!(w[1], b'/' | b'!'))
     })?;
     // A title closed before any markup is a title; only one that swallows tags runs away.
-    let close = find_ascii_ci(rest, "</title");
+    let close = title_end_tag(rest);
     if close.is_some_and(|c| c <= markup) {
         return None;
     }
@@ -269,6 +269,22 @@ fn close_runaway_title(html: &str) -> Option<String> {
     repaired.push_str("</title>");
     repaired.push_str(&rest[markup..]);
     Some(repaired)
+}
+
+/// Byte offset of the first end tag that closes a title in `html`: `</title` followed by white
+/// space, `/` or `>`, as the HTML tokenizer reads a tag name. `</titlevalue="true" -->` (a damaged
+/// template's) is an end tag of another name, which a browser's title runs through.
+fn title_end_tag(html: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(found) = find_ascii_ci(&html[from..], "</title") {
+        let at = from + found;
+        let after = html.as_bytes().get(at + "</title".len());
+        if after.is_none_or(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>')) {
+            return Some(at);
+        }
+        from = at + "</title".len();
+    }
+    None
 }
 
 /// Byte offset of the first ASCII-case-insensitive occurrence of `needle` (ASCII) in `haystack`.

@@ -109,6 +109,31 @@ fn a_title_that_is_never_closed_does_not_swallow_the_page() {
     // A closed title is left alone, markup-like text in it too.
     let fine = page("<title>a < b</title><p>text</p>");
     assert_eq!((fine.title.as_str(), texts(&fine)), ("a < b", vec!["text"]));
+    let spaced = page("<title>a < b</title ><p>text</p>");
+    assert_eq!(
+        (spaced.title.as_str(), texts(&spaced)),
+        ("a < b", vec!["text"])
+    );
+}
+
+#[test]
+fn an_end_tag_that_only_starts_like_the_titles_does_not_close_it() {
+    // A damaged template's `</titlevalue="true" -->` is an end tag of another name: a browser's
+    // title runs through it, and the page is read again with the title closed.
+    let story = "<p>President Bush urged the oil producers to pump more oil into the market, \
+                 and said that high prices were hurting the economies of their customers.</p>";
+    let html = format!(
+        "<html><head><title id=TitleID>Bush to Saudis - CBN News</titlevalue=\"true\" -->\n\
+         </head><body>{}</body></html>",
+        story.repeat(5)
+    );
+    let p = page(&html);
+    assert_eq!(p.blocks.len(), 5, "{:?}", texts(&p));
+    assert!(
+        p.title.starts_with("Bush to Saudis - CBN News"),
+        "{}",
+        p.title
+    );
 }
 
 #[test]
