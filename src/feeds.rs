@@ -525,7 +525,8 @@ pub const FOLDER_SEPARATOR: &str = " / ";
 
 /// A folder path as a user types it (`News/World`, ` News / World `) in the form pith keeps
 /// (`News / World`): each level trimmed, empty levels dropped. `None` (the top level) when no level
-/// is left.
+/// is left. A `/` always separates levels: a folder imported from OPML with a `/` in its own name
+/// (`AC/DC`) cannot be typed as one level.
 pub fn folder_path(typed: &str) -> Option<String> {
     let levels: Vec<&str> = typed
         .split('/')

@@ -308,6 +308,14 @@ fn feeds_are_renamed_and_moved_between_folders() {
     );
     assert!(!feeds.contains("News"), "{feeds}");
 
+    let blank = pith(&db, &["move", "1", " / "]);
+    assert!(!blank.status.success());
+    assert!(
+        text(&blank.stderr).contains("names no folder"),
+        "{}",
+        text(&blank.stderr)
+    );
+
     let unknown = pith(&db, &["move", "99", "Elsewhere"]);
     assert!(!unknown.status.success());
     assert!(text(&unknown.stderr).contains("no subscription with id or URL \"99\""));

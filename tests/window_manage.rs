@@ -1,8 +1,7 @@
 //! The window as an everyday reader: it refreshes on its own (at start and on the user's
 //! schedule), and subscriptions are managed from it (mark read, rename, move to a folder,
-//! unsubscribe), with the
-//! text size and pane widths remembered across restarts. Feeds come from a loopback server the
-//! test starts; nothing else is reached.
+//! unsubscribe), with the text size and pane widths remembered across restarts. Feeds come from a
+//! loopback server the test starts; nothing else is reached.
 
 mod common;
 

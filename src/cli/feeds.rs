@@ -96,7 +96,11 @@ pub fn rename(db: Option<PathBuf>, spec: &str, name: Option<&str>) -> Result<()>
     let mut store = open_store(db)?;
     let feed = find_feed(&store, spec)?;
     let name = name.map(str::trim).filter(|n| !n.is_empty());
-    store.feed_rename(feed.id, name)?;
+    anyhow::ensure!(
+        store.feed_rename(feed.id, name)?,
+        "the subscription to {} is gone",
+        feed.url
+    );
     match name {
         Some(name) => outln!("{} is now called {name}", feed.url),
         None => outln!(
@@ -112,8 +116,17 @@ pub fn rename(db: Option<PathBuf>, spec: &str, name: Option<&str>) -> Result<()>
 pub fn move_to(db: Option<PathBuf>, spec: &str, folder: Option<&str>) -> Result<()> {
     let mut store = open_store(db)?;
     let feed = find_feed(&store, spec)?;
-    let folder = folder.and_then(feeds::folder_path);
-    store.feed_set_folder(feed.id, folder.as_deref())?;
+    let folder = match folder {
+        None => None,
+        Some(typed) => Some(feeds::folder_path(typed).with_context(|| {
+            format!("{typed:?} names no folder; leave FOLDER out to move the feed to the top level")
+        })?),
+    };
+    anyhow::ensure!(
+        store.feed_set_folder(feed.id, folder.as_deref())?,
+        "the subscription to {} is gone",
+        feed.url
+    );
     match folder {
         Some(folder) => outln!("{} is in {folder}", feed.url),
         None => outln!("{} is at the top level", feed.url),

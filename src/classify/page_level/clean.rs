@@ -76,6 +76,9 @@ const FURNITURE_LINES: &[&str] = &[
     "email",
 ];
 
+/// The reason given to alike items with author or date lines removed from the container.
+const ALIKE_ITEMS: &str = "removed: one of many alike items with author or date lines";
+
 /// True for a block that is a line of page furniture (`Advertisement`, `Share this article`).
 pub(super) fn is_furniture_line(block: &Block) -> bool {
     if block.words > 6 {
@@ -281,7 +284,7 @@ fn removal_reason(
         && !quotation
         && !super::select::peer_holds(dom, stats, id, core)
     {
-        return Some("removed: one of many alike items with author or date lines".into());
+        return Some(ALIKE_ITEMS.into());
     }
     let ld = stats.link_density(id);
     let is_list = matches!(

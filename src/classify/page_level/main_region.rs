@@ -50,9 +50,8 @@ pub(super) fn if_starved(
         .filter(|(_, label)| label.is_content())
         .map(|(block, _)| block.words)
         .sum();
-    // Cheap bound first: the region holds at most the page's words outside links.
-    let root = stats.get(page.dom.root());
-    let page_words = root.words - root.link_words.min(root.words);
+    // Cheap bound first: the region's own text is at most the page's words.
+    let page_words = stats.get(page.dom.root()).words;
     if page_words < MIN_REGION_WORDS || kept as f32 >= STARVED_SHARE * page_words as f32 {
         return first;
     }
@@ -66,8 +65,17 @@ pub(super) fn if_starved(
     };
     let mut set_apart = SetApart::new(&page.dom, region);
     let mut own_words = 0;
-    for (index, block) in page.blocks.iter().enumerate() {
-        if !inside_region(block) || set_apart.holds(facts, block.node).is_some() {
+    let mut kept_outside = 0;
+    for (index, (block, label)) in page.blocks.iter().zip(&first.labels).enumerate() {
+        if !inside_region(block) {
+            if label.is_content() {
+                kept_outside += block.words;
+            }
+            continue;
+        }
+        // Alike items with bylines removed by the extraction count: they are as often a
+        // section front's stories as replies under an article, and the step is for the first.
+        if set_apart.holds(facts, block.node).is_some() || super::in_comment_section(label) {
             continue;
         }
         if block.link_density() < LINK_LINE
@@ -76,12 +84,17 @@ pub(super) fn if_starved(
             own_words += block.words;
         }
     }
-    if own_words < MIN_REGION_WORDS || kept as f32 >= STARVED_SHARE * own_words as f32 {
+    // An article's worth kept outside the region: the page's article stands outside what it
+    // marks as main (a region of teasers beside it), and stays as it was.
+    if own_words < MIN_REGION_WORDS
+        || kept as f32 >= STARVED_SHARE * own_words as f32
+        || kept_outside >= super::widen::ARTICLE_WORDS
+    {
         return first;
     }
     let why = format!(
         "main region: the extraction kept {kept} words, under a fifth of the {own_words} words \
-         outside links in the page's marked main content {}",
+         of the page's own text (lines of links left out) in its marked main content {}",
         super::select::describe(&page.dom, region)
     );
     let picks = page
@@ -131,8 +144,8 @@ fn marked_main(dom: &Dom, stats: &Stats) -> Option<NodeId> {
                     .attr(n, "role")
                     .is_some_and(|r| r.trim().eq_ignore_ascii_case("main"))
         })
-        .max_by_key(|&n| stats.get(n).words)
         .filter(|&n| !is_furniture_element(dom, n))
+        .max_by_key(|&n| stats.get(n).words)
 }
 
 /// What inside the region is set apart from its text: furniture, and boxes that name themselves
@@ -226,30 +239,39 @@ mod tests {
         )
     }
 
-    fn label(verdict: Verdict) -> Label {
+    fn label(verdict: Verdict, why: &str) -> Label {
         Label {
             verdict,
             reason: Reason::Page {
                 extractor: super::super::NAME,
-                why: "first".into(),
+                why: why.into(),
             },
         }
     }
 
     /// Runs the step on `html` after a first extraction that kept only the blocks whose text
-    /// contains `kept`.
-    fn after_first(html: &str, kept: &str) -> (Page, ArticleExtraction) {
+    /// contains one of `kept`, and removed those whose text contains `removed.0` for the reason
+    /// `removed.1`.
+    fn after_first_with(
+        html: &str,
+        kept: &[&str],
+        removed: Option<(&str, &str)>,
+    ) -> (Page, ArticleExtraction) {
         let base = Url::parse("https://example.com/science").ok();
         let page = page_from_html(html, base.as_ref());
         let labels = page
             .blocks
             .iter()
             .map(|b| {
-                label(if b.text.contains(kept) {
-                    Verdict::Content
+                if kept.iter().any(|k| b.text.contains(k)) {
+                    label(Verdict::Content, "first")
+                } else if let Some((marker, why)) = removed
+                    && b.text.contains(marker)
+                {
+                    label(Verdict::Boilerplate, why)
                 } else {
-                    Verdict::Boilerplate
-                })
+                    label(Verdict::Boilerplate, "first")
+                }
             })
             .collect();
         let first = ArticleExtraction {
@@ -260,6 +282,10 @@ mod tests {
         let mut facts = NodeFacts::new(&page.dom);
         let after = if_starved(&page, &stats, &mut facts, first);
         (page, after)
+    }
+
+    fn after_first(html: &str, kept: &str) -> (Page, ArticleExtraction) {
+        after_first_with(html, &[kept], None)
     }
 
     fn content(page: &Page, x: &ArticleExtraction) -> Vec<String> {
@@ -305,13 +331,14 @@ mod tests {
     }
 
     #[test]
-    fn an_extraction_holding_a_fair_share_of_the_region_stands() {
-        // The first three stories' summaries are over a fifth of the region's text.
+    fn a_fifth_of_the_region_is_the_bar() {
+        // Each story is about 30 words of the region's some 256: three summaries kept are over
+        // a fifth of it and stand; two are under and give way.
         let html = section_front(8);
-        let (page, x) = after_first(&html, "Summary ");
-        let kept = content(&page, &x);
-        assert_eq!(kept.len(), 8, "{kept:?}");
-        assert!(kept.iter().all(|k| k.starts_with("Summary ")));
+        let (page, x) = after_first_with(&html, &["Summary 0:", "Summary 1:", "Summary 2:"], None);
+        assert_eq!(content(&page, &x).len(), 3, "{:?}", content(&page, &x));
+        let (page, x) = after_first_with(&html, &["Summary 0:", "Summary 1:"], None);
+        assert!(content(&page, &x).len() > 20, "{:?}", content(&page, &x));
     }
 
     #[test]
@@ -323,10 +350,26 @@ mod tests {
         assert_eq!(content(&page, &x).len(), 1);
     }
 
+    /// An article of three paragraphs inside <main>, all kept.
+    const ARTICLE: &str = "<h1>River survey</h1><p>The count found the river cleaner than last \
+        year, with more fish and fewer algae near the old mill, the report says.</p><p>Officials \
+        credited the new drains, which the council paid for after years of complaints from \
+        anglers along the northern bank.</p><p>The next survey, in the spring, will count the \
+        otters that came back to the lower river after an absence of twenty years.</p>";
+
+    fn article_kept(html: &str, removed: Option<(&str, &str)>) -> usize {
+        let (page, x) = after_first_with(
+            html,
+            &["count found", "Officials credited", "The next survey"],
+            removed,
+        );
+        content(&page, &x).len()
+    }
+
     #[test]
     fn comments_and_links_do_not_make_a_complete_article_look_starved() {
-        // An article of two paragraphs inside <main>, followed by a long comment thread and a
-        // list of linked related stories: the article holds most of the region's own text.
+        // Followed by a long comment thread and a list of linked related stories: the article
+        // holds most of the region's own text.
         let comments: String = (0..20)
             .map(|n| {
                 format!(
@@ -339,13 +382,38 @@ mod tests {
             .map(|n| format!("<li><a href=/r/{n}>Related story number {n} of the week</a></li>"))
             .collect();
         let html = format!(
-            "<html><body><main><h1>River survey</h1><p>The survey found the river cleaner \
-             than last year, with more fish and fewer algae near the old mill, the report \
-             says.</p><p>Officials credited the new drains, which the council paid for after \
-             years of complaints from anglers along the northern bank.</p><ul>{related}</ul>\
-             <ol class=comments>{comments}</ol></main></body></html>"
+            "<html><body><main>{ARTICLE}<ul>{related}</ul><ol class=comments>{comments}</ol>\
+             </main></body></html>"
         );
-        let (page, x) = after_first(&html, "survey found");
-        assert_eq!(content(&page, &x).len(), 1);
+        assert_eq!(article_kept(&html, None), 3);
+    }
+
+    #[test]
+    fn a_thread_opened_by_a_comments_heading_is_no_sign_of_starving() {
+        let replies: String = (0..20)
+            .map(|n| {
+                format!(
+                    "<div class=reply><p>Reply {n}: the council should have acted on the survey \
+                     years ago, before the fish left the lower river.</p></div>"
+                )
+            })
+            .collect();
+        let html =
+            format!("<html><body><main>{ARTICLE}<h3>Comments</h3>{replies}</main></body></html>");
+        assert_eq!(
+            article_kept(&html, Some(("Reply ", super::super::COMMENTS))),
+            3
+        );
+    }
+
+    #[test]
+    fn an_article_kept_outside_the_region_stands() {
+        // The article before a <main> of twenty teasers: it is kept, and what it left is not.
+        let html = section_front(20).replacen(
+            "<html><body>",
+            &format!("<html><body><div class=story>{ARTICLE}</div>"),
+            1,
+        );
+        assert_eq!(article_kept(&html, None), 3);
     }
 }

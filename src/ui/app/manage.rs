@@ -16,8 +16,8 @@ impl App {
         self.send(Job::Manage(change));
     }
 
-    /// The buttons over the list: mark what it shows read, and for one feed rename or
-    /// unsubscribe it.
+    /// The buttons over the list: mark what it shows read, and for one feed rename it, move it
+    /// to a folder or unsubscribe from it.
     pub(super) fn list_actions(&mut self, ui: &mut Ui) {
         let feed = match self.source {
             Source::Feed(id) => Some(id),
@@ -89,7 +89,7 @@ impl App {
             .unwrap_or_default()
     }
 
-    /// The rename, unsubscribe and settings dialogs, when open.
+    /// The rename, move, unsubscribe and settings dialogs, when open.
     pub(super) fn manage_dialogs(&mut self, ctx: &egui::Context) {
         self.rename_dialog(ctx);
         self.move_dialog(ctx);
