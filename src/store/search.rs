@@ -1,5 +1,8 @@
 //! Full-text search over titles and clean article text (or the feed summary when the page could
-//! not be fetched), and the queue that feeds the index at each commit.
+//! not be fetched), the queue that feeds the index at each commit, and a hit's snippet. The index
+//! is contentless (schema.sql): it answers which items match and how well, and keeps no text, so
+//! a hit's title is read from `item` and its snippet is cut by [`snippet`] from the text the
+//! caller reads back (the record's content, `Store::item_search_text`).
 
 use rusqlite::{Connection, params};
 
@@ -13,8 +16,6 @@ pub struct SearchHit {
     pub id: ItemId,
     /// Its title.
     pub title: String,
-    /// The matching passage, matches in `[…]`.
-    pub snippet: String,
     /// bm25 rank (lower is better).
     pub rank: f64,
 }
@@ -49,12 +50,21 @@ pub(super) fn delete_fts(tx: &Connection, id: ItemId) -> Result<(), StoreError> 
     Ok(())
 }
 
-/// Gives an item's full-text row (indexed or still queued) a new title.
-pub(super) fn retitle_fts(tx: &Connection, id: ItemId, title: &str) -> Result<(), StoreError> {
-    tx.prepare_cached("UPDATE item_fts SET title = ?2 WHERE rowid = ?1")?
-        .execute(params![id, title])?;
-    tx.prepare_cached("UPDATE temp.fts_pending SET title = ?2 WHERE rowid = ?1")?
-        .execute(params![id, title])?;
+/// Gives an item's full-text row (indexed or still queued) a new title. `body` is the item's
+/// search text as indexed: a contentless index replaces a row whole, so the body is written again.
+pub(super) fn retitle_fts(
+    tx: &Connection,
+    id: ItemId,
+    title: &str,
+    body: &str,
+) -> Result<(), StoreError> {
+    let queued = tx
+        .prepare_cached("UPDATE temp.fts_pending SET title = ?2 WHERE rowid = ?1")?
+        .execute(params![id, title])?
+        > 0;
+    if !queued {
+        insert_fts(tx, id, title, body)?;
+    }
     Ok(())
 }
 
@@ -91,20 +101,90 @@ impl Store {
             return Ok(Vec::new());
         }
         let fts_query = terms.join(" ");
+        // The title from `item`: the index keeps none (contentless).
         let mut stmt = self.conn.prepare_cached(
-            "SELECT rowid, title, snippet(item_fts, 1, '[', ']', '…', 12), bm25(item_fts, 5.0, 1.0)
-             FROM item_fts WHERE item_fts MATCH ?1 ORDER BY bm25(item_fts, 5.0, 1.0) LIMIT ?2",
+            "SELECT f.rowid, i.title, f.rank FROM
+               (SELECT rowid, bm25(item_fts, 5.0, 1.0) AS rank FROM item_fts
+                WHERE item_fts MATCH ?1 ORDER BY rank LIMIT ?2) f
+             JOIN item i ON i.id = f.rowid ORDER BY f.rank",
         )?;
         let rows = stmt.query_map(params![fts_query, limit as i64], |r| {
             Ok(SearchHit {
                 id: r.get(0)?,
                 title: r.get(1)?,
-                snippet: r.get(2)?,
-                rank: r.get(3)?,
+                rank: r.get(2)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
+}
+
+/// The words of a search query as the index matches them: lower case, split where
+/// [`Store::search`] splits them.
+fn query_words(query: &str) -> Vec<String> {
+    query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The passage of `text` around the first word of `query` it holds: about `width` words, the
+/// query's words in `[…]`, `…` where the text was cut; the text's start when none is there (a
+/// title match). What FTS5's `snippet()` gave before the index was made contentless, cut from the
+/// text the caller read back instead (a few items a search, so the cost is the caller's few
+/// reads). Words are compared in lower case; the index also folds diacritics, so a match found
+/// only that way shows the text's start.
+pub fn snippet(text: &str, query: &str, width: usize) -> String {
+    let wanted = query_words(query);
+    let width = width.max(1);
+    // The text's words with their byte ranges.
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                words.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        words.push((s, text.len()));
+    }
+    let is_wanted = |&(s, e): &(usize, usize)| wanted.contains(&text[s..e].to_lowercase());
+    let first = words.iter().position(is_wanted).unwrap_or(0);
+    // A few words of context before the first match.
+    let from = first.saturating_sub(width / 4);
+    let to = (from + width).min(words.len());
+    let mut out = String::new();
+    if from > 0 {
+        out.push('…');
+    }
+    let Some(&(begin, _)) = words.get(from) else {
+        return out;
+    };
+    let mut at = begin;
+    for w in &words[from..to] {
+        out.push_str(&text[at..w.0]);
+        if is_wanted(w) {
+            out.push('[');
+            out.push_str(&text[w.0..w.1]);
+            out.push(']');
+        } else {
+            out.push_str(&text[w.0..w.1]);
+        }
+        at = w.1;
+    }
+    if to < words.len() {
+        out.push('…');
+    } else {
+        // The text's end: its last punctuation too.
+        out.push_str(&text[at..]);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -154,5 +234,49 @@ mod tests {
             .write(|tx| insert_fts(tx, 1, "kept", "the emu replaces it"))
             .unwrap();
         assert_eq!((hits(&store, "aardvark"), hits(&store, "emu")), (0, 1));
+    }
+
+    /// A snippet is the text around the query's first word, its words marked, cut with `…`; a
+    /// text without the words (a title match) gives its start.
+    #[test]
+    fn a_snippet_marks_the_query_words_around_the_first_one() {
+        let text = "One two three four five six seven eight nine ten. The Walrus rests on eleven \
+                    twelve thirteen, a walrus again, fourteen fifteen sixteen.";
+        assert_eq!(
+            snippet(text, "walrus", 8),
+            "…ten. The [Walrus] rests on eleven twelve thirteen…"
+        );
+        assert_eq!(
+            snippet(text, "WALRUS eleven", 40),
+            "…two three four five six seven eight nine ten. The [Walrus] rests on [eleven] twelve \
+             thirteen, a [walrus] again, fourteen fifteen sixteen."
+        );
+        assert_eq!(snippet(text, "absent", 3), "One two three…");
+        assert_eq!(snippet("", "walrus", 12), "");
+        assert_eq!(snippet("Le même été", "ete même", 12), "Le [même] été");
+    }
+
+    /// A retitled row is found by its new title, not its old one, and still by its text; the
+    /// title of a hit is the item's.
+    #[test]
+    fn a_retitled_row_is_found_by_its_new_title() {
+        let mut store = Store::open_in_memory().unwrap();
+        store
+            .conn
+            .execute(
+                "INSERT INTO item (id, link, title, added) VALUES (1, 'https://ex.test/1', 'New', 0)",
+                [],
+            )
+            .unwrap();
+        store
+            .write(|tx| insert_fts(tx, 1, "Narwhal", "the body of the article"))
+            .unwrap();
+        store
+            .write(|tx| retitle_fts(tx, 1, "Beluga", "the body of the article"))
+            .unwrap();
+        assert!(store.search("narwhal", 10).unwrap().is_empty());
+        let hits = store.search("beluga article", 10).unwrap();
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].title, "New");
     }
 }
