@@ -492,3 +492,17 @@ fn search_finds_kept_articles_after_their_pages_went_and_others_were_deleted() {
     );
     assert_eq!(tables, 0);
 }
+
+/// An item marked read at a given time (`set_read_at`: the simulated year's clock) counts its
+/// period from then, not from the wall clock's now; one read already keeps its time.
+#[test]
+fn an_item_read_at_a_given_time_goes_a_period_after_it() {
+    let mut store = Store::open_in_memory().unwrap();
+    let feed = feed(&mut store);
+    let id = add(&mut store, feed, 1, 0, &[], None);
+    assert!(store.set_read_at(id, T0 + 5 * DAY).unwrap());
+    assert!(!store.set_read_at(id, T0 + 20 * DAY).unwrap(), "read already");
+    assert_eq!(sweep(&mut store, 35).items_deleted, 0);
+    assert_eq!(sweep(&mut store, 36).items_deleted, 1);
+    assert!(!exists(&store, id));
+}
