@@ -25,7 +25,39 @@ fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
+/// The window opened on an existing database (`PITH_WINDOW_DB=FILE cargo bench --bench window`,
+/// e.g. the simulated year's last day, kept by `year --year-keep`): its first frame, and its first
+/// frame with the whole item list, which waits for the worker's open (the file's
+/// `quick_check` included) and the list's query. Only the opening is timed.
+fn open_only(db: std::path::PathBuf) {
+    let start = Instant::now();
+    let mut h = Harness::builder()
+        .with_size([1400.0, 900.0])
+        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(Config::new(db)));
+    let first = start.elapsed();
+    while !(h.state().rows_loaded() && h.state().is_idle()) {
+        h.step();
+        std::thread::sleep(Duration::from_millis(1));
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the list never came"
+        );
+    }
+    h.step();
+    let with_list = start.elapsed();
+    println!("first frame: {}", ms(first));
+    println!(
+        "first frame showing the {}-item list: {}",
+        h.state().rows.len(),
+        ms(with_list)
+    );
+}
+
 fn main() {
+    if let Some(db) = std::env::var_os("PITH_WINDOW_DB") {
+        open_only(db.into());
+        return;
+    }
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("pith.db");
     let t = Instant::now();

@@ -445,5 +445,10 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
         );
     }
     eprintln!("year: {:.0} s", started.elapsed().as_secs_f64());
+    if args.year_keep {
+        drop(store);
+        let kept = dir.keep();
+        println!("database kept: {}", kept.join("year.db").display());
+    }
     Ok(())
 }
