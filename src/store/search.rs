@@ -92,9 +92,9 @@ impl Store {
     /// more). `query` is taken as plain words (each a prefix-free term, all required), so that
     /// user input never trips FTS5's query syntax.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
-        let terms: Vec<String> = query
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|t| !t.is_empty())
+        let terms: Vec<String> = self
+            .query_tokens(query)?
+            .into_iter()
             .map(|t| format!("\"{t}\""))
             .collect();
         if terms.is_empty() {
@@ -116,6 +116,40 @@ impl Store {
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+impl Store {
+    /// `query` cut into the index's own tokens, in order, by the index's tokenizer: each becomes
+    /// one term. The index keeps no word positions (detail=column), so a quoted term that the
+    /// tokenizer cuts in two is a phrase query, which FTS5 refuses; and where Rust and unicode61
+    /// cut words differs (Devanagari, Bengali, Thai, …: unicode61 cuts at their vowel signs,
+    /// Rust's `is_alphanumeric` does not), only the tokenizer knows. A temporary full-text table
+    /// with the same tokenizer is given the query, and its vocabulary read back.
+    fn query_tokens(&self, query: &str) -> Result<Vec<String>, StoreError> {
+        self.conn.execute_batch(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5 (
+                 q, tokenize = 'unicode61 remove_diacritics 2'
+             );
+             CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_vocab
+                 USING fts5vocab(temp, query_words, instance);
+             DELETE FROM temp.query_words;",
+        )?;
+        self.conn
+            .prepare_cached("INSERT INTO temp.query_words (rowid, q) VALUES (1, ?1)")?
+            .execute([query])?;
+        let mut tokens: Vec<String> = self
+            .conn
+            .prepare_cached("SELECT term FROM temp.query_vocab ORDER BY offset")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        self.conn
+            .prepare_cached("DELETE FROM temp.query_words")?
+            .execute([])?;
+        // A word given twice is asked for once.
+        let mut seen = std::collections::HashSet::new();
+        tokens.retain(|t| seen.insert(t.clone()));
+        Ok(tokens)
     }
 }
 
@@ -278,5 +312,39 @@ mod tests {
         let hits = store.search("beluga article", 10).unwrap();
         assert_eq!(hits.len(), 1);
         assert_eq!(hits[0].title, "New");
+    }
+
+    /// Words of scripts whose vowel signs the index's tokenizer cuts at (Devanagari) are found,
+    /// not refused as phrase queries (the index keeps no positions); Latin with diacritics and
+    /// words given twice too.
+    #[test]
+    fn words_cut_by_the_tokenizer_are_found_not_refused() {
+        let mut store = Store::open_in_memory().unwrap();
+        for (id, body) in [
+            (1, "हिन्दी समाचार आज"),
+            (2, "Le café de l'été"),
+            (3, "other"),
+        ] {
+            store
+                .conn
+                .execute(
+                    "INSERT INTO item (id, link, title, added) VALUES (?1, 'https://ex.test/', 'T', 0)",
+                    [id],
+                )
+                .unwrap();
+            store.write(|tx| insert_fts(tx, id, "T", body)).unwrap();
+        }
+        let ids = |q: &str| -> Vec<ItemId> {
+            store
+                .search(q, 10)
+                .unwrap()
+                .into_iter()
+                .map(|h| h.id)
+                .collect()
+        };
+        assert_eq!(ids("समाचार"), [1]);
+        assert_eq!(ids("हिन्दी"), [1]);
+        assert_eq!(ids("CAFE ete cafe"), [2]);
+        assert_eq!(ids("\"(*"), Vec::<ItemId>::new());
     }
 }
