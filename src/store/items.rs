@@ -471,7 +471,9 @@ impl Store {
     pub fn set_read_at(&mut self, id: ItemId, at: i64) -> Result<bool, StoreError> {
         self.write(|tx| {
             Ok(tx
-                .prepare_cached("UPDATE item SET read = 1, read_at = ?2 WHERE id = ?1 AND read = 0")?
+                .prepare_cached(
+                    "UPDATE item SET read = 1, read_at = ?2 WHERE id = ?1 AND read = 0",
+                )?
                 .execute(params![id, at])?
                 > 0)
         })

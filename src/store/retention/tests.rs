@@ -501,7 +501,10 @@ fn an_item_read_at_a_given_time_goes_a_period_after_it() {
     let feed = feed(&mut store);
     let id = add(&mut store, feed, 1, 0, &[], None);
     assert!(store.set_read_at(id, T0 + 5 * DAY).unwrap());
-    assert!(!store.set_read_at(id, T0 + 20 * DAY).unwrap(), "read already");
+    assert!(
+        !store.set_read_at(id, T0 + 20 * DAY).unwrap(),
+        "read already"
+    );
     assert_eq!(sweep(&mut store, 35).items_deleted, 0);
     assert_eq!(sweep(&mut store, 36).items_deleted, 1);
     assert!(!exists(&store, id));
