@@ -30,6 +30,7 @@ fn ms(d: Duration) -> String {
 /// frame with the whole item list, which waits for the worker's open (the file's
 /// `quick_check` included) and the list's query. Only the opening is timed.
 fn open_only(db: std::path::PathBuf) {
+    let db_path = db.clone();
     let start = Instant::now();
     let mut h = Harness::builder()
         .with_size([1400.0, 900.0])
@@ -50,6 +51,46 @@ fn open_only(db: std::path::PathBuf) {
         "first frame showing the {}-item list: {}",
         h.state().rows.len(),
         ms(with_list)
+    );
+    drop(h);
+    // The window's search on the same file, with this build (500 hits and their list rows), on
+    // common English words.
+    let store = Store::open(&db_path).expect("open");
+    let mut times = Vec::new();
+    for word in [
+        "government",
+        "people",
+        "market",
+        "school",
+        "between",
+        "report",
+        "million",
+        "health",
+        "children",
+        "company",
+        "water",
+        "police",
+        "university",
+        "season",
+        "energy",
+        "history",
+        "president",
+        "family",
+        "business",
+        "during",
+    ] {
+        let t = Instant::now();
+        let hits = store.search(word, 500).expect("search");
+        let ids: Vec<_> = hits.iter().map(|h| h.id).collect();
+        std::hint::black_box(store.item_rows_by_id(&ids).expect("rows"));
+        times.push(t.elapsed());
+    }
+    times.sort();
+    println!(
+        "window search (500 hits + rows, {} words): median {}, max {}",
+        times.len(),
+        ms(percentile(&times, 0.5)),
+        ms(*times.last().unwrap())
     );
 }
 
