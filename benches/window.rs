@@ -36,7 +36,9 @@ fn open_only(db: std::path::PathBuf) {
         .with_size([1400.0, 900.0])
         .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(Config::new(db)));
     let first = start.elapsed();
-    while !(h.state().rows_loaded() && h.state().is_idle()) {
+    // Not until idle: the window's refresh at start (the simulated feeds' hosts do not answer,
+    // and its sweep runs at today's date) goes on after the list is shown.
+    while !h.state().rows_loaded() {
         h.step();
         std::thread::sleep(Duration::from_millis(1));
         assert!(
