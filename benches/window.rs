@@ -25,7 +25,82 @@ fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
+/// The window opened on an existing database (`PITH_WINDOW_DB=FILE cargo bench --bench window`,
+/// e.g. the simulated year's last day, kept by `year --year-keep`): its first frame, and its first
+/// frame with the whole item list, which waits for the worker's open (the file's
+/// `quick_check` included) and the list's query. Only the opening is timed.
+fn open_only(db: std::path::PathBuf) {
+    let db_path = db.clone();
+    let start = Instant::now();
+    let mut h = Harness::builder()
+        .with_size([1400.0, 900.0])
+        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(Config::new(db)));
+    let first = start.elapsed();
+    // Not until idle: the window's refresh at start (the simulated feeds' hosts do not answer,
+    // and its sweep runs at today's date) goes on after the list is shown.
+    while !h.state().rows_loaded() {
+        h.step();
+        std::thread::sleep(Duration::from_millis(1));
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the list never came"
+        );
+    }
+    h.step();
+    let with_list = start.elapsed();
+    println!("first frame: {}", ms(first));
+    println!(
+        "first frame showing the {}-item list: {}",
+        h.state().rows.len(),
+        ms(with_list)
+    );
+    drop(h);
+    // The window's search on the same file, with this build (500 hits and their list rows), on
+    // common English words.
+    let store = Store::open(&db_path).expect("open");
+    let mut times = Vec::new();
+    for word in [
+        "government",
+        "people",
+        "market",
+        "school",
+        "between",
+        "report",
+        "million",
+        "health",
+        "children",
+        "company",
+        "water",
+        "police",
+        "university",
+        "season",
+        "energy",
+        "history",
+        "president",
+        "family",
+        "business",
+        "during",
+    ] {
+        let t = Instant::now();
+        let hits = store.search(word, 500).expect("search");
+        let ids: Vec<_> = hits.iter().map(|h| h.id).collect();
+        std::hint::black_box(store.item_rows_by_id(&ids).expect("rows"));
+        times.push(t.elapsed());
+    }
+    times.sort();
+    println!(
+        "window search (500 hits + rows, {} words): median {}, max {}",
+        times.len(),
+        ms(percentile(&times, 0.5)),
+        ms(*times.last().unwrap())
+    );
+}
+
 fn main() {
+    if let Some(db) = std::env::var_os("PITH_WINDOW_DB") {
+        open_only(db.into());
+        return;
+    }
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("pith.db");
     let t = Instant::now();

@@ -82,6 +82,11 @@ fn a_kept_article_reads_the_same_without_its_page_and_deleted_entries_stay_gone(
     }
     let after = must(pith(&db, &["read", &id]), "read from the record");
     assert_eq!(after, before);
+    // Still found by its words, with its passage cut from the record (the index keeps no text).
+    let found = must(pith(&db, &["search", "library", "district"]), "search");
+    assert_eq!(found.lines().count(), 6, "{found}");
+    assert!(found.contains("Story 1\n"), "{found}");
+    assert!(found.contains("Residents of [district] 1 asked"), "{found}");
 
     let stats = must(pith(&db, &["stats"]), "stats");
     assert!(

@@ -102,6 +102,10 @@ pub struct Args {
     /// Year run: where its database goes (default: the system's temporary folder).
     #[arg(long)]
     pub year_dir: Option<std::path::PathBuf>,
+    /// Year run: keep its database at the end (its path is printed), e.g. to open the window on
+    /// it (`PITH_WINDOW_DB=FILE cargo bench --bench window`).
+    #[arg(long)]
+    pub year_keep: bool,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,

@@ -211,6 +211,31 @@ impl Store {
     }
 }
 
+impl Store {
+    /// An item's search text as it was indexed: its record's content blocks (what
+    /// `classify::content_text` made of the page when it arrived), or the text of its feed summary
+    /// when its page could not be fetched. The full-text index keeps no text of its own: a
+    /// snippet and a retitled row are made from this.
+    pub fn item_search_text(&self, id: ItemId) -> Result<String, StoreError> {
+        let blocks = self.item_blocks(id)?;
+        if blocks.is_empty() {
+            let summary = self.item(id)?.and_then(|i| i.summary);
+            return Ok(summary
+                .as_deref()
+                .map(crate::feeds::html_fragment_text)
+                .unwrap_or_default());
+        }
+        let mut out = String::new();
+        for block in blocks.iter().filter(|b| b.content && b.image.is_none()) {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&block.text);
+        }
+        Ok(out)
+    }
+}
+
 /// A label's reason formatted once per run of blocks that share it.
 #[derive(Default)]
 struct ReasonCache<'a> {

@@ -44,27 +44,45 @@ fn print_items(out: &mut impl Write, items: &[ItemInfo]) -> std::io::Result<()> 
     Ok(())
 }
 
+/// Words in a hit's passage (FTS5's `snippet()` gave 12 before the index kept no text).
+const SNIPPET_WORDS: usize = 12;
+
 /// Full-text search for all the words of `query`, best first.
 pub fn search(db: Option<PathBuf>, query: &[String], limit: usize) -> Result<()> {
     let store = open_store(db)?;
     let query = query.join(" ");
     let hits = store.search(&query, limit)?;
-    print_hits(&mut output(), &query, &hits)?;
+    // Each hit's passage, cut from its stored text (the index keeps none).
+    let snippets = hits
+        .iter()
+        .map(|hit| {
+            let text = store
+                .item_search_text(hit.id)
+                .with_context(|| format!("reading item {}", hit.id))?;
+            Ok(pith::store::snippet(&text, &query, SNIPPET_WORDS))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    print_hits(&mut output(), &query, &hits, &snippets)?;
     Ok(())
 }
 
 /// Each hit's id and title with its snippet on one line below, or that nothing matched.
-fn print_hits(out: &mut impl Write, query: &str, hits: &[SearchHit]) -> std::io::Result<()> {
+fn print_hits(
+    out: &mut impl Write,
+    query: &str,
+    hits: &[SearchHit],
+    snippets: &[String],
+) -> std::io::Result<()> {
     if hits.is_empty() {
         writeln!(out, "nothing matches {query:?}")?;
     }
-    for hit in hits {
+    for (hit, snippet) in hits.iter().zip(snippets) {
         writeln!(
             out,
             "{:>6}  {}\n        {}",
             hit.id,
             hit.title,
-            hit.snippet.replace('\n', " ")
+            snippet.replace('\n', " ")
         )?;
     }
     Ok(())

@@ -313,7 +313,9 @@ pub(super) fn process_entry(
     };
     if let Some(item) = existing {
         let title = entry_title(work.entry);
-        cx.db()?.entry_link_edited(&work.entry_ref(), item, title)?;
+        let body = cx.db()?.item_search_text(item)?;
+        cx.db()?
+            .entry_link_edited(&work.entry_ref(), item, title, &body)?;
         return Ok(EntryOutcome::Linked);
     }
     // Fetch.

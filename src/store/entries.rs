@@ -34,12 +34,15 @@ impl Store {
     /// feed, but its link is an item's already) to that item. When the item is this feed's own,
     /// it takes the edit's title (in the search index too); an item another feed brought keeps
     /// its own. The summary stays: the stored text was classified with it, and reading
-    /// classifies again with it, so that the two agree.
+    /// classifies again with it, so that the two agree. `body` is the item's search text as
+    /// indexed ([`Store::item_search_text`]), written again with the new title (the index keeps
+    /// no text of its own to keep).
     pub fn entry_link_edited(
         &mut self,
         entry: &EntryRef<'_>,
         item: ItemId,
         title: &str,
+        body: &str,
     ) -> Result<(), StoreError> {
         self.write(|tx| {
             let own: bool = tx
@@ -51,7 +54,7 @@ impl Store {
             if own {
                 tx.prepare_cached("UPDATE item SET title = ?2 WHERE id = ?1")?
                     .execute(params![item, title])?;
-                super::search::retitle_fts(tx, item, title)?;
+                super::search::retitle_fts(tx, item, title, body)?;
             }
             Ok(())
         })

@@ -465,6 +465,20 @@ impl Store {
         })
     }
 
+    /// Marks item `id` read as of `at` (unix seconds) rather than now, when it is not read yet;
+    /// returns whether it changed. For a clock of the caller's own: the simulated year marks its
+    /// items read on their simulated day, so that retention counts their period from then.
+    pub fn set_read_at(&mut self, id: ItemId, at: i64) -> Result<bool, StoreError> {
+        self.write(|tx| {
+            Ok(tx
+                .prepare_cached(
+                    "UPDATE item SET read = 1, read_at = ?2 WHERE id = ?1 AND read = 0",
+                )?
+                .execute(params![id, at])?
+                > 0)
+        })
+    }
+
     /// Flips an item's star; returns the new state, `None` when there is no such item.
     pub fn toggle_star(&mut self, id: ItemId) -> Result<Option<bool>, StoreError> {
         self.write(|tx| {

@@ -40,7 +40,7 @@ pub use items::{ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewItem, St
 pub use pages::StoredPage;
 pub use pins::{Pin, PinVerdict};
 pub use retention::{Retention, SweepLimits, Swept};
-pub use search::SearchHit;
+pub use search::{SearchHit, snippet};
 pub use space::{ItemTally, SpacePart, SpaceReport};
 pub use tree::{CountsAt, DocId, MemoryRead, MemoryRecord, TreeDocument, TreeInsert, TreeNodeInfo};
 
@@ -80,12 +80,22 @@ const MIGRATIONS: &[&str] = &[
     // `pith cleanup --vacuum` runs): the pages retention frees are reused by the next refresh.
     // It also records when an item was marked read (`read_at`), so that a read item's period
     // runs from its reading: an old unread item read today is not deleted at the next refresh.
-    // Items read before the upgrade count as read at the upgrade.
+    // Items read before the upgrade count as read at the upgrade. And the full-text index loses
+    // its copy of the text and its word positions (see schema.sql).
     "ALTER TABLE item ADD COLUMN read_at INTEGER;
      UPDATE item SET read_at = unixepoch() WHERE read = 1;
      CREATE INDEX IF NOT EXISTS item_for_retention ON item (starred, read, added);
      CREATE INDEX IF NOT EXISTS page_by_fetched ON page (fetched);
-     CREATE INDEX IF NOT EXISTS item_image_by_url ON item_image (url);",
+     CREATE INDEX IF NOT EXISTS item_image_by_url ON item_image (url);
+     -- The full-text index without its own copy of the text (see schema.sql), rebuilt from the
+     -- old index's copy so that every article stays searchable.
+     CREATE VIRTUAL TABLE item_fts_v5 USING fts5 (
+         title, body, content = '', contentless_delete = 1, detail = column,
+         tokenize = 'unicode61 remove_diacritics 2'
+     );
+     INSERT INTO item_fts_v5 (rowid, title, body) SELECT rowid, title, body FROM item_fts;
+     DROP TABLE item_fts;
+     ALTER TABLE item_fts_v5 RENAME TO item_fts;",
 ];
 
 /// A database operation that failed.

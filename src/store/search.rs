@@ -1,5 +1,8 @@
 //! Full-text search over titles and clean article text (or the feed summary when the page could
-//! not be fetched), and the queue that feeds the index at each commit.
+//! not be fetched), the queue that feeds the index at each commit, and a hit's snippet. The index
+//! is contentless (schema.sql): it answers which items match and how well, and keeps no text, so
+//! a hit's title is read from `item` and its snippet is cut by [`snippet`] from the text the
+//! caller reads back (the record's content, `Store::item_search_text`).
 
 use rusqlite::{Connection, params};
 
@@ -13,8 +16,6 @@ pub struct SearchHit {
     pub id: ItemId,
     /// Its title.
     pub title: String,
-    /// The matching passage, matches in `[…]`.
-    pub snippet: String,
     /// bm25 rank (lower is better).
     pub rank: f64,
 }
@@ -49,12 +50,21 @@ pub(super) fn delete_fts(tx: &Connection, id: ItemId) -> Result<(), StoreError> 
     Ok(())
 }
 
-/// Gives an item's full-text row (indexed or still queued) a new title.
-pub(super) fn retitle_fts(tx: &Connection, id: ItemId, title: &str) -> Result<(), StoreError> {
-    tx.prepare_cached("UPDATE item_fts SET title = ?2 WHERE rowid = ?1")?
-        .execute(params![id, title])?;
-    tx.prepare_cached("UPDATE temp.fts_pending SET title = ?2 WHERE rowid = ?1")?
-        .execute(params![id, title])?;
+/// Gives an item's full-text row (indexed or still queued) a new title. `body` is the item's
+/// search text as indexed: a contentless index replaces a row whole, so the body is written again.
+pub(super) fn retitle_fts(
+    tx: &Connection,
+    id: ItemId,
+    title: &str,
+    body: &str,
+) -> Result<(), StoreError> {
+    let queued = tx
+        .prepare_cached("UPDATE temp.fts_pending SET title = ?2 WHERE rowid = ?1")?
+        .execute(params![id, title])?
+        > 0;
+    if !queued {
+        insert_fts(tx, id, title, body)?;
+    }
     Ok(())
 }
 
@@ -82,29 +92,133 @@ impl Store {
     /// more). `query` is taken as plain words (each a prefix-free term, all required), so that
     /// user input never trips FTS5's query syntax.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
-        let terms: Vec<String> = query
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|t| !t.is_empty())
+        let terms: Vec<String> = self
+            .query_tokens(query)?
+            .into_iter()
             .map(|t| format!("\"{t}\""))
             .collect();
         if terms.is_empty() {
             return Ok(Vec::new());
         }
         let fts_query = terms.join(" ");
+        // The title from `item`: the index keeps none (contentless).
         let mut stmt = self.conn.prepare_cached(
-            "SELECT rowid, title, snippet(item_fts, 1, '[', ']', '…', 12), bm25(item_fts, 5.0, 1.0)
-             FROM item_fts WHERE item_fts MATCH ?1 ORDER BY bm25(item_fts, 5.0, 1.0) LIMIT ?2",
+            "SELECT f.rowid, i.title, f.rank FROM
+               (SELECT rowid, bm25(item_fts, 5.0, 1.0) AS rank FROM item_fts
+                WHERE item_fts MATCH ?1 ORDER BY rank LIMIT ?2) f
+             JOIN item i ON i.id = f.rowid ORDER BY f.rank",
         )?;
         let rows = stmt.query_map(params![fts_query, limit as i64], |r| {
             Ok(SearchHit {
                 id: r.get(0)?,
                 title: r.get(1)?,
-                snippet: r.get(2)?,
-                rank: r.get(3)?,
+                rank: r.get(2)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
+}
+
+impl Store {
+    /// `query` cut into the index's own tokens, in order, by the index's tokenizer: each becomes
+    /// one term. The index keeps no word positions (detail=column), so a quoted term that the
+    /// tokenizer cuts in two is a phrase query, which FTS5 refuses; and where Rust and unicode61
+    /// cut words differs (Devanagari, Bengali, Thai, …: unicode61 cuts at their vowel signs,
+    /// Rust's `is_alphanumeric` does not), only the tokenizer knows. A temporary full-text table
+    /// with the same tokenizer is given the query, and its vocabulary read back.
+    fn query_tokens(&self, query: &str) -> Result<Vec<String>, StoreError> {
+        self.conn.execute_batch(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5 (
+                 q, tokenize = 'unicode61 remove_diacritics 2'
+             );
+             CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_vocab
+                 USING fts5vocab(temp, query_words, instance);
+             DELETE FROM temp.query_words;",
+        )?;
+        self.conn
+            .prepare_cached("INSERT INTO temp.query_words (rowid, q) VALUES (1, ?1)")?
+            .execute([query])?;
+        let mut tokens: Vec<String> = self
+            .conn
+            .prepare_cached("SELECT term FROM temp.query_vocab ORDER BY offset")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        self.conn
+            .prepare_cached("DELETE FROM temp.query_words")?
+            .execute([])?;
+        // A word given twice is asked for once.
+        let mut seen = std::collections::HashSet::new();
+        tokens.retain(|t| seen.insert(t.clone()));
+        Ok(tokens)
+    }
+}
+
+/// The words of a search query as the index matches them: lower case, split where
+/// [`Store::search`] splits them.
+fn query_words(query: &str) -> Vec<String> {
+    query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The passage of `text` around the first word of `query` it holds: about `width` words, the
+/// query's words in `[…]`, `…` where the text was cut; the text's start when none is there (a
+/// title match). What FTS5's `snippet()` gave before the index was made contentless, cut from the
+/// text the caller read back instead (a few items a search, so the cost is the caller's few
+/// reads). Words are compared in lower case; the index also folds diacritics, so a match found
+/// only that way shows the text's start.
+pub fn snippet(text: &str, query: &str, width: usize) -> String {
+    let wanted = query_words(query);
+    let width = width.max(1);
+    // The text's words with their byte ranges.
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                words.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        words.push((s, text.len()));
+    }
+    let is_wanted = |&(s, e): &(usize, usize)| wanted.contains(&text[s..e].to_lowercase());
+    let first = words.iter().position(is_wanted).unwrap_or(0);
+    // A few words of context before the first match.
+    let from = first.saturating_sub(width / 4);
+    let to = (from + width).min(words.len());
+    let mut out = String::new();
+    if from > 0 {
+        out.push('…');
+    }
+    let Some(&(begin, _)) = words.get(from) else {
+        return out;
+    };
+    let mut at = begin;
+    for w in &words[from..to] {
+        out.push_str(&text[at..w.0]);
+        if is_wanted(w) {
+            out.push('[');
+            out.push_str(&text[w.0..w.1]);
+            out.push(']');
+        } else {
+            out.push_str(&text[w.0..w.1]);
+        }
+        at = w.1;
+    }
+    if to < words.len() {
+        out.push('…');
+    } else {
+        // The text's end: its last punctuation too.
+        out.push_str(&text[at..]);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -154,5 +268,83 @@ mod tests {
             .write(|tx| insert_fts(tx, 1, "kept", "the emu replaces it"))
             .unwrap();
         assert_eq!((hits(&store, "aardvark"), hits(&store, "emu")), (0, 1));
+    }
+
+    /// A snippet is the text around the query's first word, its words marked, cut with `…`; a
+    /// text without the words (a title match) gives its start.
+    #[test]
+    fn a_snippet_marks_the_query_words_around_the_first_one() {
+        let text = "One two three four five six seven eight nine ten. The Walrus rests on eleven \
+                    twelve thirteen, a walrus again, fourteen fifteen sixteen.";
+        assert_eq!(
+            snippet(text, "walrus", 8),
+            "…ten. The [Walrus] rests on eleven twelve thirteen…"
+        );
+        assert_eq!(
+            snippet(text, "WALRUS eleven", 40),
+            "…two three four five six seven eight nine ten. The [Walrus] rests on [eleven] twelve \
+             thirteen, a [walrus] again, fourteen fifteen sixteen."
+        );
+        assert_eq!(snippet(text, "absent", 3), "One two three…");
+        assert_eq!(snippet("", "walrus", 12), "");
+        assert_eq!(snippet("Le même été", "ete même", 12), "Le [même] été");
+    }
+
+    /// A retitled row is found by its new title, not its old one, and still by its text; the
+    /// title of a hit is the item's.
+    #[test]
+    fn a_retitled_row_is_found_by_its_new_title() {
+        let mut store = Store::open_in_memory().unwrap();
+        store
+            .conn
+            .execute(
+                "INSERT INTO item (id, link, title, added) VALUES (1, 'https://ex.test/1', 'New', 0)",
+                [],
+            )
+            .unwrap();
+        store
+            .write(|tx| insert_fts(tx, 1, "Narwhal", "the body of the article"))
+            .unwrap();
+        store
+            .write(|tx| retitle_fts(tx, 1, "Beluga", "the body of the article"))
+            .unwrap();
+        assert!(store.search("narwhal", 10).unwrap().is_empty());
+        let hits = store.search("beluga article", 10).unwrap();
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].title, "New");
+    }
+
+    /// Words of scripts whose vowel signs the index's tokenizer cuts at (Devanagari) are found,
+    /// not refused as phrase queries (the index keeps no positions); Latin with diacritics and
+    /// words given twice too.
+    #[test]
+    fn words_cut_by_the_tokenizer_are_found_not_refused() {
+        let mut store = Store::open_in_memory().unwrap();
+        for (id, body) in [
+            (1, "हिन्दी समाचार आज"),
+            (2, "Le café de l'été"),
+            (3, "other"),
+        ] {
+            store
+                .conn
+                .execute(
+                    "INSERT INTO item (id, link, title, added) VALUES (?1, 'https://ex.test/', 'T', 0)",
+                    [id],
+                )
+                .unwrap();
+            store.write(|tx| insert_fts(tx, id, "T", body)).unwrap();
+        }
+        let ids = |q: &str| -> Vec<ItemId> {
+            store
+                .search(q, 10)
+                .unwrap()
+                .into_iter()
+                .map(|h| h.id)
+                .collect()
+        };
+        assert_eq!(ids("समाचार"), [1]);
+        assert_eq!(ids("हिन्दी"), [1]);
+        assert_eq!(ids("CAFE ete cafe"), [2]);
+        assert_eq!(ids("\"(*"), Vec::<ItemId>::new());
     }
 }

@@ -82,6 +82,19 @@ const PARTS: &[&str] = &[
 ];
 
 impl Store {
+    /// The records of the articles whose raw page is gone (the retention policy dropped it): how
+    /// many, and their stored bytes in all. What a kept article's record costs once it is the
+    /// article's only copy, apart from the records still stored beside their page.
+    pub fn record_only_bytes(&self) -> Result<(u64, u64), StoreError> {
+        let (n, bytes): (i64, i64) = self.conn.query_row(
+            "SELECT count(*), coalesce(sum(length(b.blocks)), 0) FROM item_blocks b
+             WHERE NOT EXISTS (SELECT 1 FROM page p WHERE p.item = b.item)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok((n.max(0) as u64, bytes.max(0) as u64))
+    }
+
     /// The file's size in bytes (`page_count × page_size`, the write-ahead log apart): cheap,
     /// unlike [`Store::space`].
     pub fn space_file_bytes(&self) -> Result<u64, StoreError> {

@@ -447,3 +447,65 @@ fn a_new_file_gives_freed_pages_back_and_an_old_one_reuses_them() {
     assert!(pages(&store) < before - 800);
     assert_eq!(store.free_pages().unwrap(), 100);
 }
+
+/// The full-text index keeps no text (contentless), so what it answers rests on its own rows:
+/// after retention dropped pages and deleted many other items (the index's deleted rows merged
+/// away or not), every kept article is still found by its words, with its title, and no deleted
+/// one is.
+#[test]
+fn search_finds_kept_articles_after_their_pages_went_and_others_were_deleted() {
+    let mut store = Store::open_in_memory().unwrap();
+    let feed = feed(&mut store);
+    let mut read = Vec::new();
+    let mut kept = Vec::new();
+    for n in 0..200 {
+        let id = add(&mut store, feed, n, n / 10, &[], None);
+        if n % 2 == 0 {
+            read_on_arrival(&mut store, id);
+            read.push((n, id));
+        } else {
+            kept.push((n, id));
+        }
+    }
+    // Day 45: read items of days 0-14 gone; pages older than the window's 14 days dropped.
+    let swept = sweep(&mut store, 45);
+    assert!(swept.finished);
+    assert_eq!(swept.items_deleted, 75);
+    assert!(swept.pages_dropped > 0);
+    for &(n, id) in &kept {
+        let hits = store.search(&format!("walrus{n} harbour"), 10).unwrap();
+        assert_eq!(hits.len(), 1, "walrus{n}");
+        assert_eq!((hits[0].id, hits[0].title.as_str()), (id, "A title"));
+    }
+    for &(n, id) in &read {
+        let found = !store.search(&format!("walrus{n}"), 10).unwrap().is_empty();
+        assert_eq!(found, exists(&store, id), "walrus{n}");
+    }
+    assert_eq!(
+        store.search("harbour", 500).unwrap().len(),
+        kept.len() + read.len() - 75
+    );
+    // The index holds no copy of the text.
+    let tables = count(
+        &store,
+        "SELECT count(*) FROM sqlite_master WHERE name = 'item_fts_content'",
+    );
+    assert_eq!(tables, 0);
+}
+
+/// An item marked read at a given time (`set_read_at`: the simulated year's clock) counts its
+/// period from then, not from the wall clock's now; one read already keeps its time.
+#[test]
+fn an_item_read_at_a_given_time_goes_a_period_after_it() {
+    let mut store = Store::open_in_memory().unwrap();
+    let feed = feed(&mut store);
+    let id = add(&mut store, feed, 1, 0, &[], None);
+    assert!(store.set_read_at(id, T0 + 5 * DAY).unwrap());
+    assert!(
+        !store.set_read_at(id, T0 + 20 * DAY).unwrap(),
+        "read already"
+    );
+    assert_eq!(sweep(&mut store, 35).items_deleted, 0);
+    assert_eq!(sweep(&mut store, 36).items_deleted, 1);
+    assert!(!exists(&store, id));
+}
