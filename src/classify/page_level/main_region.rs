@@ -9,9 +9,12 @@
 //! category page, the linked titles *are* the page's text), leaving out what is page furniture
 //! wherever it stands (navigation, asides, dialogs, consent boxes, buttons), what names itself a
 //! comment, and the lines that are furniture by their words ("Advertisement", "Share this").
-//! Starvation is judged on the region's own text, its links left out: a region that is mostly
-//! links (a list of repositories with their star counts and contributors) does not make a
-//! complete extraction of its descriptions look starved.
+//! Starvation is judged on the region's own text, its link lines (other than an entry's title
+//! over its summary) and its comments left out: a region that is mostly links (a list of
+//! repositories with their star counts and contributors) does not make a complete extraction of
+//! its descriptions look starved. Replies removed as alike items with bylines do count, since a
+//! section front's stories are removed the same way and bringing those back is the step's point;
+//! and an extraction that kept an article's worth outside the region is left alone.
 
 use html5ever::local_name;
 
@@ -24,15 +27,15 @@ use crate::dom::{Dom, NodeId};
 use crate::page::{BlockKind, Page};
 
 /// The extraction is starved when it keeps fewer words than this share of the marked region's
-/// words outside links.
+/// own text.
 const STARVED_SHARE: f32 = 0.2;
 
 /// Link density from which a line of the region is a link (a menu entry, a star count, a
 /// contributor's name) rather than its text, unless it is an entry's title over its summary.
 const LINK_LINE: f32 = 0.9;
 
-/// A marked region with fewer words than this outside links (and outside furniture and comments)
-/// is too small to judge from: a short page's extraction stands as it is.
+/// A marked region with fewer words than this of its own text (outside link lines, furniture and
+/// comments) is too small to judge from: a short page's extraction stands as it is.
 const MIN_REGION_WORDS: u32 = 50;
 
 /// Replaces `first` by the page's marked main region when `first` keeps less than a fifth of the
