@@ -21,7 +21,7 @@ use html5ever::local_name;
 use super::clean;
 use super::select::NodeFacts;
 use super::stats::Stats;
-use super::widen::{COMMENT_WORDS, is_furniture_element};
+use super::widen::{COMMENT_WORDS, ancestor_mark, is_furniture_element};
 use super::{ArticleExtraction, Outside, Pick};
 use crate::dom::{Dom, NodeId};
 use crate::page::{BlockKind, Page};
@@ -46,13 +46,7 @@ pub(super) fn if_starved(
     facts: &mut NodeFacts<'_>,
     first: ArticleExtraction,
 ) -> ArticleExtraction {
-    let kept: u32 = page
-        .blocks
-        .iter()
-        .zip(&first.labels)
-        .filter(|(_, label)| label.is_content())
-        .map(|(block, _)| block.words)
-        .sum();
+    let kept = super::kept_words(page, &first.labels).all;
     // Cheap bound first: the region's own text is at most the page's words.
     let page_words = stats.get(page.dom.root()).words;
     if page_words < MIN_REGION_WORDS || kept as f32 >= STARVED_SHARE * page_words as f32 {
@@ -156,7 +150,7 @@ fn marked_main(dom: &Dom, stats: &Stats) -> Option<NodeId> {
 struct SetApart<'d> {
     dom: &'d Dom,
     region: NodeId,
-    /// Per node: 0 not yet known, 1 clear, 2 furniture, 3 a comment.
+    /// Per node ([`ancestor_mark`]): 0 not yet known, 1 clear, 2 furniture, 3 a comment.
     cache: Vec<u8>,
 }
 
@@ -171,37 +165,20 @@ impl<'d> SetApart<'d> {
 
     /// Why the block at `id` is set apart from the region's text, if it is.
     fn holds(&mut self, facts: &mut NodeFacts<'_>, id: NodeId) -> Option<&'static str> {
-        let mut path = Vec::new();
-        let mut node = Some(id);
-        let mut mark = 1;
-        while let Some(n) = node {
-            if n == self.region {
-                break;
+        let dom = self.dom;
+        let mark = ancestor_mark(dom, &mut self.cache, id, self.region, |n| {
+            if is_furniture_element(dom, n) {
+                2
+            } else if facts
+                .hint(n)
+                .negative
+                .is_some_and(|w| COMMENT_WORDS.contains(&w))
+            {
+                3
+            } else {
+                1
             }
-            match self.cache.get(n as usize) {
-                Some(0) => path.push(n),
-                Some(&v) => {
-                    mark = v;
-                    break;
-                }
-                None => break,
-            }
-            node = self.dom.parent(n);
-        }
-        for &n in path.iter().rev() {
-            if mark == 1 {
-                if is_furniture_element(self.dom, n) {
-                    mark = 2;
-                } else if facts
-                    .hint(n)
-                    .negative
-                    .is_some_and(|w| COMMENT_WORDS.contains(&w))
-                {
-                    mark = 3;
-                }
-            }
-            self.cache[n as usize] = mark;
-        }
+        });
         match mark {
             2 => Some("main region: navigation or page furniture inside it"),
             3 => Some("main region: a comment inside it"),

@@ -277,20 +277,35 @@ pub(super) fn heads_a_summary(page: &Page, stats: &Stats, index: usize, end: u32
         })
 }
 
-/// True when `id` sits inside a furniture element below `region` (`cache`: 0 unknown, 1 clear,
-/// 2 inside furniture, filled once per node).
+/// True when `id` sits inside a furniture element below `region` (`cache`: see
+/// [`ancestor_mark`]; 2 marks furniture).
 fn in_furniture(dom: &Dom, cache: &mut [u8], id: NodeId, region: NodeId) -> bool {
+    ancestor_mark(dom, cache, id, region, |n| {
+        if is_furniture_element(dom, n) { 2 } else { 1 }
+    }) == 2
+}
+
+/// The mark of `id` below `region`: that of its nearest ancestor (itself included, `region`
+/// excluded) that `mark` marks (any value above 1), else 1. `cache` holds every node's answer once
+/// known (0: not yet), so that the blocks of one page cost one look at each element in all.
+pub(super) fn ancestor_mark(
+    dom: &Dom,
+    cache: &mut [u8],
+    id: NodeId,
+    region: NodeId,
+    mut mark: impl FnMut(NodeId) -> u8,
+) -> u8 {
     let mut path = Vec::new();
     let mut node = Some(id);
-    let mut inside = false;
+    let mut inherited = 1;
     while let Some(n) = node {
         if n == region {
             break;
         }
         match cache.get(n as usize) {
             Some(0) => path.push(n),
-            Some(v) => {
-                inside = *v == 2;
+            Some(&v) => {
+                inherited = v;
                 break;
             }
             None => break,
@@ -298,8 +313,10 @@ fn in_furniture(dom: &Dom, cache: &mut [u8], id: NodeId, region: NodeId) -> bool
         node = dom.parent(n);
     }
     for &n in path.iter().rev() {
-        inside = inside || is_furniture_element(dom, n);
-        cache[n as usize] = if inside { 2 } else { 1 };
+        if inherited == 1 {
+            inherited = mark(n);
+        }
+        cache[n as usize] = inherited;
     }
-    inside
+    inherited
 }
