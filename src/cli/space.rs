@@ -55,9 +55,12 @@ pub fn stats_lines(
             report.page_size,
             size(report.free_pages * report.page_size),
             if report.incremental_vacuum {
-                "given back by retention past a 16 MB reserve"
+                format!(
+                    "given back by retention past a {} reserve",
+                    size(pith::limits::RETENTION_FREE_PAGES_KEPT * report.page_size)
+                )
             } else {
-                "reused by new data; `pith cleanup --vacuum` lets the file shrink"
+                "reused by new data; `pith cleanup --vacuum` lets the file shrink".to_string()
             }
         ),
         format!(
