@@ -94,6 +94,10 @@ const NEGATIVE_STEMS: &[&str] = &[
     "signature",
     "userinfo",
     "postprofile",
+    // Legal fine print: on a shop's or a fund's page often the longest box of prose in one
+    // place, and never the page's text.
+    "disclaimer",
+    "disclosure",
 ];
 
 /// Negative words that name a consent manager's box (cookie notices, GDPR bars): text about the

@@ -941,3 +941,50 @@ fn replies_of_a_declared_discussion_are_its_posts() {
     let k = kept(&page, &x);
     assert!(has(&k, "Paragraph 0 ") && !has(&k, "Reply 0:"), "{k:?}");
 }
+
+#[test]
+fn a_disclaimer_box_is_never_the_article() {
+    // A fund company's page: its text cut into short cards, each in a grid cell of its own, and
+    // the legal fine print in one long box at the end. The fine print holds the most prose in
+    // one place, but it names itself a disclaimer; the page's text is the cards.
+    let cards: String = (1..=6)
+        .map(|n| {
+            format!(
+                "<div class=grid><div class=cell><div class=richtext><h3>Benefit {n}</h3>\
+                 <p>Benefit {n}: our funds pass economies of scale along to the people who \
+                 invest in them, so that more of the returns stay with them, year after year, \
+                 whatever the markets do.</p>\
+                 </div></div></div>"
+            )
+        })
+        .collect();
+    let fine_print: String = (1..=4)
+        .map(|n| {
+            format!(
+                "<p>Risk note {n}: all investing is subject to risk, including the possible loss \
+                 of the money you invest; diversification does not ensure a profit or protect \
+                 against a loss, and past performance is no guarantee of future returns, which \
+                 will vary with the markets, the fees and the taxes that apply to each \
+                 investor.</p>"
+            )
+        })
+        .collect();
+    // Named by its id, or by its class.
+    for name in ["id=disclosures", "class=legal-disclaimer"] {
+        let html = format!(
+            "<html><head><title>Index funds</title></head><body><nav>{NAV}</nav><main>\
+             <h1>Index funds</h1><div class=grid>{cards}</div><div class=grid>\
+             <div class=cell><div {name}><div class=richtext>{fine_print}</div></div></div>\
+             </div></main></body></html>"
+        );
+        let (page, x) = run(&html);
+        let kept = kept(&page, &x);
+        for n in 1..=6 {
+            assert!(
+                has(&kept, &format!("Benefit {n}: our funds")),
+                "{name}: {kept:#?}"
+            );
+        }
+        assert!(!has(&kept, "Risk note"), "{name}: {kept:#?}");
+    }
+}
