@@ -325,7 +325,7 @@ fn widen_if_starved(
         return first;
     };
     let headline = headline(page, stats, &[widening.region]);
-    let picks = widen::keep(page, stats, &widening, &first.labels);
+    let picks = widen::keep(page, stats, facts, &widening, &first.labels);
     let labels = relabel(
         picks,
         first.labels,

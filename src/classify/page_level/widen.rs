@@ -213,9 +213,16 @@ pub(super) fn starved(
 
 /// Which blocks the widened region keeps: its text outside furniture, forms' controls and
 /// lines that are nothing but links, plus its images; and the headline wherever it stands.
-pub(super) fn keep(page: &Page, stats: &Stats, widening: &Widening, first: &[Label]) -> Vec<Pick> {
+pub(super) fn keep(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    widening: &Widening,
+    first: &[Label],
+) -> Vec<Pick> {
     let dom = &page.dom;
     let region = stats.get(widening.region);
+    let remarks = remarks_on_posts(page, stats, facts, widening.region);
     let why = format!(
         "widened: the chosen container kept {} of the page's {} prose words; region {} holds {}",
         widening.kept,
@@ -238,6 +245,9 @@ pub(super) fn keep(page: &Page, stats: &Stats, widening: &Widening, first: &[Lab
             if first.get(index).is_some_and(super::in_comment_section) {
                 return Pick::Drop(super::COMMENTS);
             }
+            if remarks.get(index).copied().unwrap_or(false) {
+                return Pick::Drop("widened: a comment on a post inside the region");
+            }
             if block.kind != BlockKind::Image {
                 if block.words == 0 || clean::is_furniture_line(block) {
                     return Pick::Drop("widened: a furniture line inside the region");
@@ -251,6 +261,83 @@ pub(super) fn keep(page: &Page, stats: &Stats, widening: &Widening, first: &[Lab
             Pick::Keep(why.clone())
         })
         .collect()
+}
+
+/// Words of a post's own text (outside comment boxes) from which the comment boxes inside it are
+/// remarks on the post rather than posts themselves.
+const POST_WORDS: u32 = 30;
+
+/// Per block of the page: true when the block sits in a box named a comment (see
+/// [`COMMENT_WORDS`]) that is itself inside a box, below `region`, holding a post's own text
+/// outside every comment box. That is a remark attached to a post (the comments under a question
+/// or an answer), not a post of the thread: a thread whose posts are all named comments (one
+/// forum software names every post so) has no text outside its comment boxes, and keeps them.
+fn remarks_on_posts(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    region: NodeId,
+) -> Vec<bool> {
+    let dom = &page.dom;
+    let bounds = stats.get(region);
+    let mut remarks = vec![false; page.blocks.len()];
+    // Per block, its nearest comment box below the region (if any).
+    let mut boxes: Vec<Option<NodeId>> = vec![None; page.blocks.len()];
+    let mut own_text = vec![0u32; dom.len()];
+    let mut any = false;
+    for (index, block) in page.blocks.iter().enumerate() {
+        let pre = stats.get(block.node).pre;
+        if pre < bounds.pre || pre >= bounds.end {
+            continue;
+        }
+        let mut at = Some(block.node);
+        while let Some(n) = at {
+            if n == region {
+                break;
+            }
+            if dom.is_element(n)
+                && facts
+                    .hint(n)
+                    .negative
+                    .is_some_and(|w| COMMENT_WORDS.contains(&w))
+            {
+                boxes[index] = Some(n);
+                any = true;
+                break;
+            }
+            at = dom.parent(n);
+        }
+        if boxes[index].is_none() && stats::is_prose(block) {
+            let mut at = Some(block.node);
+            while let Some(n) = at {
+                if n == region {
+                    break;
+                }
+                own_text[n as usize] += block.words;
+                at = dom.parent(n);
+            }
+        }
+    }
+    if !any {
+        return remarks;
+    }
+    for (index, comment_box) in boxes.iter().enumerate() {
+        let Some(comment_box) = *comment_box else {
+            continue;
+        };
+        let mut at = dom.parent(comment_box);
+        while let Some(n) = at {
+            if n == region {
+                break;
+            }
+            if own_text[n as usize] >= POST_WORDS {
+                remarks[index] = true;
+                break;
+            }
+            at = dom.parent(n);
+        }
+    }
+    remarks
 }
 
 /// Words from which the line under a linked title is its entry's summary.
@@ -319,4 +406,115 @@ pub(super) fn ancestor_mark(
         cache[n as usize] = inherited;
     }
     inherited
+}
+
+#[cfg(test)]
+mod tests {
+    use url::Url;
+
+    use super::*;
+    use crate::page::page_from_html;
+
+    /// A question-and-answer page: per answer, its paragraphs and the short comments readers
+    /// left under it (`li.comment`), as Stack Exchange builds them.
+    fn answers_page() -> String {
+        let answers: String = (1..=3)
+            .map(|n| {
+                let remarks: String = (1..=3)
+                    .map(|c| {
+                        format!(
+                            "<li class=comment><span class=comment-copy>Remark {n}.{c}: thanks, \
+                             this worked for me too.</span> <a href=/u/{c}>user{c}</a></li>"
+                        )
+                    })
+                    .collect();
+                let text: String = (1..=3)
+                    .map(|p| {
+                        format!(
+                            "<p>Answer {n}, paragraph {p}: plan the food, the serving line and \
+                             the cleaning up before the day, and check everything twice.</p>"
+                        )
+                    })
+                    .collect();
+                format!(
+                    "<div class=answer><div class=post-layout><div class=s-prose>{text}</div>\
+                     <div class=comments><ul class=comments-list>{remarks}</ul></div></div></div>"
+                )
+            })
+            .collect();
+        format!("<html><body><div id=answers><h2>3 Answers</h2>{answers}</div></body></html>")
+    }
+
+    /// A forum thread whose every post is named a comment (as Invision's `ipsComment`).
+    fn comment_named_thread() -> String {
+        let posts: String = (1..=3)
+            .map(|n| {
+                format!(
+                    "<article class=ipsComment><p>Post {n}: my first telescope was a small \
+                     refractor, and I would buy the same again for the clear views.</p>\
+                     </article>"
+                )
+            })
+            .collect();
+        format!("<html><body><div id=answers>{posts}</div></body></html>")
+    }
+
+    /// The text of the blocks `keep` keeps when the widened region is `#answers`.
+    fn kept_in_answers(html: &str) -> Vec<String> {
+        let base = Url::parse("https://example.com/q/1").ok();
+        let page = page_from_html(html, base.as_ref());
+        let stats = Stats::compute(&page);
+        let mut facts = NodeFacts::new(&page.dom);
+        let region = page
+            .dom
+            .descendants(page.dom.root())
+            .find(|&n| page.dom.attr(n, "id") == Some("answers"))
+            .expect("the page has #answers");
+        let widening = Widening {
+            region,
+            kept: 0,
+            page: 0,
+            inside: 0,
+        };
+        let first = vec![
+            Label {
+                verdict: crate::classify::Verdict::Boilerplate,
+                reason: crate::classify::Reason::Page {
+                    extractor: "test",
+                    why: "first".into(),
+                },
+            };
+            page.blocks.len()
+        ];
+        keep(&page, &stats, &mut facts, &widening, &first)
+            .iter()
+            .zip(&page.blocks)
+            .filter(|(pick, _)| matches!(pick, Pick::Keep(_)))
+            .map(|(_, block)| block.text.clone())
+            .collect()
+    }
+
+    #[test]
+    fn comments_under_an_answer_are_not_kept_with_the_answers() {
+        let kept = kept_in_answers(&answers_page());
+        for n in 1..=3 {
+            assert!(
+                kept.iter()
+                    .any(|t| t.starts_with(&format!("Answer {n}, paragraph 3"))),
+                "{kept:#?}"
+            );
+        }
+        assert!(!kept.iter().any(|t| t.contains("Remark")), "{kept:#?}");
+    }
+
+    #[test]
+    fn a_thread_of_posts_named_comments_keeps_them() {
+        let kept = kept_in_answers(&comment_named_thread());
+        for n in 1..=3 {
+            assert!(
+                kept.iter().any(|t| t.starts_with(&format!("Post {n}:"))),
+                "{kept:#?}"
+            );
+        }
+    }
 }
