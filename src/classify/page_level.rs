@@ -87,7 +87,8 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
         let gridded = grid_if_no_article(page, stats, facts, widened);
         let mained = main_region::if_starved(page, stats, facts, gridded);
         let unquoted = drop::quoted_repeats(page, mained);
-        drop::product_reviews(page, unquoted)
+        let reviewed = drop::product_reviews(page, unquoted);
+        drop::figure_captions(page, reviewed)
     })
 }
 

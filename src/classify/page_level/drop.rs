@@ -3,7 +3,7 @@
 
 use super::{ArticleExtraction, HEADLINE, clean, declared, hints, page_label};
 use crate::classify::{Label, Verdict};
-use crate::page::{Block, Page};
+use crate::page::{Block, BlockKind, Page};
 
 /// The reason of a shop's customer review.
 const PRODUCT_REVIEW: &str = "removed: a customer review on a product's page";
@@ -72,6 +72,25 @@ pub(super) fn quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> 
         }
         if !said.insert(block.hash) && clean::in_quotation(&page.dom, block.node) {
             *label = page_label(Verdict::Boilerplate, QUOTED_REPEAT.into());
+        }
+    }
+    extraction
+}
+
+/// The reason of a figure's caption.
+const FIGURE_CAPTION: &str = "removed: a figure's caption (it says what the picture shows)";
+
+/// Drops the kept captions of figures (`<figcaption>`): they describe a picture (what it shows,
+/// who took it) rather than tell the story, and every hand-made gold text of the evaluation
+/// sets leaves them out. A table's `<caption>` stays: it names what the table says.
+pub(super) fn figure_captions(page: &Page, mut extraction: ArticleExtraction) -> ArticleExtraction {
+    let dom = &page.dom;
+    for (block, label) in page.blocks.iter().zip(extraction.labels.iter_mut()) {
+        if block.kind == BlockKind::Caption
+            && label.is_content()
+            && dom.is_html(block.node, &html5ever::local_name!("figcaption"))
+        {
+            *label = page_label(Verdict::Boilerplate, FIGURE_CAPTION.into());
         }
     }
     extraction

@@ -149,7 +149,32 @@ fn lazy_images_inside_kept_logo_outside_dropped() {
     assert!(has(&k, "[img https://example.com/photo1.jpg]"), "{k:?}");
     assert!(has(&k, "[img https://example.com/photo2-big.jpg]"), "{k:?}");
     assert!(!has(&k, "logo.png"), "{k:?}");
-    assert!(has(&k, "The new bridge at dawn."), "{k:?}");
+    // The figure's caption says what the picture shows, not the story: it goes, and says why.
+    assert!(!has(&k, "The new bridge at dawn."), "{k:?}");
+    let caption = page
+        .blocks
+        .iter()
+        .position(|b| b.text.contains("The new bridge at dawn."))
+        .expect("the caption is a block");
+    assert!(
+        matches!(&x.labels[caption].reason, Reason::Page { why, .. } if why.contains("figure's caption")),
+        "{:?}",
+        x.labels[caption]
+    );
+}
+
+#[test]
+fn a_tables_caption_stays_with_its_table() {
+    let html = format!(
+        "<html><body>{NAV}<article><h1>Rainfall</h1>{}<table><caption>Rainfall by month in \
+         2024, in millimetres</caption><tr><td>January</td><td>80</td></tr><tr><td>February\
+         </td><td>64</td></tr></table>{}</article></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Rainfall by month in 2024"), "{k:?}");
 }
 
 #[test]
