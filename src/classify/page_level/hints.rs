@@ -164,8 +164,12 @@ pub(super) fn in_named_box(dom: &Dom, memo: &mut [u8], node: NodeId, word: &str)
 pub(super) const LOOSE_WORDS: &[&str] = &["meta", "extra", "extras", "tags", "tag"];
 
 /// Negative words that only count as a whole token (or a token's prefix, for `nav`): short
-/// enough to sit inside other words (`ad` in `head`, `meta` in `metallica`).
-const NEGATIVE_TOKENS: &[&str] = &["ad", "ads", "nav", "meta", "tags", "tag", "extra", "extras"];
+/// enough to sit inside other words (`ad` in `head`, `meta` in `metallica`). `gallery` is a
+/// slideshow's box (its captions repeat per photo), `print` a box shown only on paper (a print
+/// header, a print-only notice), `bio` an author's biography under the article.
+const NEGATIVE_TOKENS: &[&str] = &[
+    "ad", "ads", "nav", "meta", "tags", "tag", "extra", "extras", "gallery", "print", "bio",
+];
 
 /// Splits `value` into lower-case words: at every non-alphanumeric character and at camelCase
 /// boundaries (`articleBody` → `article`, `body`), calling `f` on each.

@@ -1013,3 +1013,32 @@ fn a_disclaimer_box_is_never_the_article() {
         assert!(!has(&kept, "Risk note"), "{name}: {kept:#?}");
     }
 }
+
+#[test]
+fn a_gallery_a_print_only_box_and_the_authors_bio_are_not_the_story() {
+    let gallery: String = (1..=4)
+        .map(|n| {
+            format!(
+                "<div class=slide><img src=/g/{n}.jpg alt=\"\"><p>Photo {n} of the parade: the \
+                 crowd on Main Street cheers as the floats pass the old town hall.</p></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Parade draws thousands</title></head><body>{NAV}<article>\
+         <div class=\"print header\"><p>Printed from the Daily Example, your town's paper \
+         since 1887, for personal use only.</p></div><h1>Parade draws thousands</h1>{}\
+         <div class=gallery>{gallery}</div>{}<div class=\"author bio\"><p>Jane Doe covers the \
+         city council and local events for the paper, and has lived in the town for twenty \
+         years.</p></div></article></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 0 "), "{k:?}");
+    assert!(has(&k, "Paragraph 5 "), "{k:?}");
+    assert!(!has(&k, "Photo 2 of the parade"), "{k:?}");
+    assert!(!has(&k, "Printed from"), "{k:?}");
+    assert!(!has(&k, "Jane Doe covers"), "{k:?}");
+}
