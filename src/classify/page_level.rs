@@ -88,7 +88,8 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
         let mained = main_region::if_starved(page, stats, facts, gridded);
         let unquoted = drop::quoted_repeats(page, mained);
         let reviewed = drop::product_reviews(page, unquoted);
-        drop::figure_captions(page, reviewed)
+        let uncaptioned = drop::figure_captions(page, reviewed);
+        drop::unrendered_lines(page, uncaptioned)
     })
 }
 

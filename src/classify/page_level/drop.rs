@@ -95,3 +95,64 @@ pub(super) fn figure_captions(page: &Page, mut extraction: ArticleExtraction) ->
     }
     extraction
 }
+
+/// The reason of a line that still holds its template's placeholders.
+const UNRENDERED: &str = "removed: an unrendered template line ({{placeholder}})";
+
+/// True when `text` holds a template placeholder left unfilled, `{{name}}` or
+/// `{{article.magazine.date}}`: a widget whose script never ran (a subscription line, a
+/// counter), not text anybody wrote for the page.
+fn has_placeholder(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(open) = rest.find("{{") {
+        let after = &rest[open + 2..];
+        let Some(close) = after.find("}}") else {
+            return false;
+        };
+        let name = after[..close].trim();
+        if !name.is_empty()
+            && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        {
+            return true;
+        }
+        rest = &after[close + 2..];
+    }
+    false
+}
+
+/// Drops kept lines that hold an unfilled template placeholder (see [`has_placeholder`]). Code
+/// keeps them: a listing of a template or of JSX, or a sentence quoting one in `<code>`, shows
+/// its braces on purpose.
+pub(super) fn unrendered_lines(
+    page: &Page,
+    mut extraction: ArticleExtraction,
+) -> ArticleExtraction {
+    let dom = &page.dom;
+    let quotes_code = |node| {
+        dom.descendants(node).any(|n| {
+            dom.local_name(n).is_some_and(|name| {
+                matches!(
+                    *name,
+                    html5ever::local_name!("code")
+                        | html5ever::local_name!("kbd")
+                        | html5ever::local_name!("samp")
+                        | html5ever::local_name!("pre")
+                )
+            })
+        })
+    };
+    for (block, label) in page.blocks.iter().zip(extraction.labels.iter_mut()) {
+        if label.is_content()
+            && block.kind != BlockKind::Preformatted
+            && block.text.contains("{{")
+            && has_placeholder(&block.text)
+            && !quotes_code(block.node)
+        {
+            *label = page_label(Verdict::Boilerplate, UNRENDERED.into());
+        }
+    }
+    extraction
+}

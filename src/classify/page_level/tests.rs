@@ -1042,3 +1042,22 @@ fn a_gallery_a_print_only_box_and_the_authors_bio_are_not_the_story() {
     assert!(!has(&k, "Printed from"), "{k:?}");
     assert!(!has(&k, "Jane Doe covers"), "{k:?}");
 }
+
+#[test]
+fn a_line_left_with_its_templates_placeholders_is_not_text() {
+    let html = format!(
+        "<html><body>{NAV}<article><h1>Templates</h1>{}<p>This story appears in the \
+         {{{{article.magazine.pretty_date}}}} issue of {{{{article.magazine.pubName}}}}. \
+         Subscribe</p><p>In a template, write <code>{{{{ person }}}}</code> where the name goes, \
+         and the engine fills it in when the page is made.</p><pre>&lt;h1&gt;Hello {{{{ person \
+         }}}}!&lt;/h1&gt;</pre>{}</article></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(!has(&k, "This story appears"), "{k:?}");
+    assert!(has(&k, "where the name goes"), "{k:?}");
+    assert!(has(&k, "Hello {{ person }}!"), "{k:?}");
+    assert!(has(&k, "Paragraph 5 "), "{k:?}");
+}
