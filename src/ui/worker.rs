@@ -4,14 +4,19 @@
 //! (`Context::request_repaint`), so a frame never waits on disk or network.
 
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
+use std::time::Duration;
 
 use crate::extract::Engine;
 use crate::fetch::FetchConfig;
 use crate::reading::{self, Article};
 use crate::refresh::{self, Event, RefreshOptions};
-use crate::store::{FeedId, FeedInfo, ItemFilter, ItemId, ItemRow, ItemScope, Store, TreeNodeInfo};
+use crate::store::{
+    CheckFailed, FeedId, FeedInfo, ItemFilter, ItemId, ItemRow, ItemScope, Opening, Store,
+    StoreError, TreeNodeInfo,
+};
 use crate::ui::pins::{self, PinRow, PinVerdict};
 
 /// What the window needs to start its workers.
@@ -27,6 +32,12 @@ pub struct Config {
     pub jobs: usize,
     /// Whether a refresh downloads the images articles keep.
     pub images: bool,
+    /// Where the OPML file to import or export comes from: the system's file dialog, or what a
+    /// test puts in its place.
+    pub file_picker: Arc<dyn FilePicker>,
+    /// Called on the checking thread just before the database's integrity check runs: a test
+    /// holds the check here to see what the window does meanwhile. `None` outside tests.
+    pub before_check: Option<Hook>,
 }
 
 impl Config {
@@ -38,6 +49,56 @@ impl Config {
             fetch: FetchConfig::default(),
             jobs: 4,
             images: true,
+            file_picker: Arc::new(SystemFilePicker),
+            before_check: None,
+        }
+    }
+}
+
+/// A function a test gives the window to be called at a given point (see
+/// [`Config::before_check`]).
+#[derive(Clone)]
+pub struct Hook(pub Arc<dyn Fn() + Send + Sync>);
+
+impl std::fmt::Debug for Hook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Hook")
+    }
+}
+
+/// What a file is picked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PickFor {
+    /// An OPML file to import.
+    ImportOpml,
+    /// Where to write the subscriptions' OPML file.
+    ExportOpml,
+}
+
+/// Asks the user for a file. Runs on a thread of its own (it may wait for the user as long as
+/// they like), never on the window's.
+pub trait FilePicker: Send + Sync + std::fmt::Debug {
+    /// The file chosen, or `None` when none was (cancelled, or no dialog could be shown).
+    fn pick(&self, purpose: PickFor) -> Option<PathBuf>;
+}
+
+/// The system's file dialog through `rfd`: on Linux the desktop portal over D-Bus (libdbus,
+/// loaded at run time), else `zenity`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemFilePicker;
+
+impl FilePicker for SystemFilePicker {
+    fn pick(&self, purpose: PickFor) -> Option<PathBuf> {
+        // rfd returns `None` both when the user cancels and when there is no portal and no
+        // zenity (it only logs the latter), so the window cannot tell the two apart: its message
+        // covers both.
+        let dialog = rfd::FileDialog::new().add_filter("OPML", &["opml", "xml"]);
+        match purpose {
+            PickFor::ImportOpml => dialog.set_title("Import subscriptions (OPML)").pick_file(),
+            PickFor::ExportOpml => dialog
+                .set_title("Export subscriptions (OPML)")
+                .set_file_name("pith-subscriptions.opml")
+                .save_file(),
         }
     }
 }
@@ -133,6 +194,44 @@ pub enum Job {
     Manage(Manage),
 }
 
+impl Job {
+    /// Whether the job writes to the database (and so waits for its check to pass). Opening an
+    /// article that marks it read is not: it is answered at once, and the mark waits.
+    fn writes(&self) -> bool {
+        match self {
+            Job::SetRead { .. }
+            | Job::ToggleStar { .. }
+            | Job::PinAdd { .. }
+            | Job::PinRemove { .. }
+            | Job::ImportOpml { .. }
+            | Job::SaveSetting { .. } => true,
+            // An export reads the database and writes another file.
+            Job::Manage(change) => !matches!(change, Manage::ExportOpml(_)),
+            Job::Feeds
+            | Job::Items { .. }
+            | Job::Search { .. }
+            | Job::Open { .. }
+            | Job::Tree { .. }
+            | Job::Pins { .. }
+            | Job::Settings { .. } => false,
+        }
+    }
+}
+
+/// What the database thread is told: a job, or the outcome of the file's integrity check.
+enum ToDb {
+    Job(Job),
+    Checked(Result<(), CheckFailed>),
+}
+
+/// A write held back until the file's check passes.
+enum Later {
+    /// A job, answered when it runs.
+    Job(Job),
+    /// Marking an opened article read (its [`Job::Open`] was answered already).
+    MarkRead(ItemId),
+}
+
 /// A change to the subscriptions or their read marks, made from the feeds pane.
 #[derive(Debug, Clone)]
 pub enum Manage {
@@ -171,7 +270,18 @@ pub const MAX_IMAGE_SIDE: u32 = 1600;
 /// An answer, or news from a network job.
 #[derive(Debug)]
 pub enum Reply {
-    /// The database could not be opened: sent once, before any job's own failure.
+    /// The database's integrity check passed (or it was checked before it was opened): from
+    /// now on the window may write (refresh, subscribe). Sent once, not an answer to a job.
+    CheckPassed,
+    /// A file picked for `purpose` (not an answer to a job): `None` when none was.
+    Picked {
+        /// What it was picked for.
+        purpose: PickFor,
+        /// The file.
+        path: Option<PathBuf>,
+    },
+    /// The database could not be opened, or its check found it damaged: sent once, before any
+    /// job's own failure. Not an answer to a job.
     StoreUnavailable {
         /// Why, in full (where a damaged file went).
         message: String,
@@ -248,7 +358,7 @@ pub enum Reply {
 
 /// The window's handle on its worker threads.
 pub struct Worker {
-    jobs: Sender<Job>,
+    jobs: Sender<ToDb>,
     replies: Receiver<Reply>,
     reply_tx: Sender<Reply>,
     config: Config,
@@ -258,16 +368,19 @@ pub struct Worker {
 impl Worker {
     /// Starts the database thread; `ctx` is woken after every reply.
     pub fn start(config: Config, ctx: egui::Context) -> Worker {
-        let (jobs, job_rx) = mpsc::channel::<Job>();
+        let (jobs, job_rx) = mpsc::channel::<ToDb>();
         let (reply_tx, replies) = mpsc::channel::<Reply>();
         let thread_config = config.clone();
         let thread_ctx = ctx.clone();
         let thread_tx = reply_tx.clone();
+        let to_self = jobs.clone();
         // If the thread cannot be spawned, every job's reply is simply never sent; the window
         // shows its pending state rather than crashing.
         let _ = thread::Builder::new()
             .name("pith-db".into())
-            .spawn(move || db_thread(&thread_config, &job_rx, &thread_tx, &thread_ctx));
+            .spawn(move || {
+                DbThread::open(thread_config, thread_tx, thread_ctx, to_self).run(&job_rx);
+            });
         Worker {
             jobs,
             replies,
@@ -279,7 +392,28 @@ impl Worker {
 
     /// Queues a job for the database thread. Returns false when the thread is gone.
     pub fn send(&self, job: Job) -> bool {
-        self.jobs.send(job).is_ok()
+        self.jobs.send(ToDb::Job(job)).is_ok()
+    }
+
+    /// Asks the configured [`FilePicker`] for a file on a thread of its own (a dialog waits for
+    /// the user; the frame never does); the answer comes as [`Reply::Picked`].
+    pub fn pick_file(&self, purpose: PickFor) {
+        let picker = self.config.file_picker.clone();
+        let tx = self.reply_tx.clone();
+        let ctx = self.ctx.clone();
+        let spawned = thread::Builder::new()
+            .name("pith-file-dialog".into())
+            .spawn(move || {
+                let path = picker.pick(purpose);
+                let _ = tx.send(Reply::Picked { purpose, path });
+                ctx.request_repaint();
+            });
+        if spawned.is_err() {
+            let _ = self.reply_tx.send(Reply::Picked {
+                purpose,
+                path: None,
+            });
+        }
     }
 
     /// The next reply, if one has arrived.
@@ -349,47 +483,251 @@ fn run_refresh(
     ctx.request_repaint();
 }
 
-fn db_thread(config: &Config, jobs: &Receiver<Job>, tx: &Sender<Reply>, ctx: &egui::Context) {
-    let mut store = Store::open(&config.db).map_err(|e| {
+/// How long the database thread waits for the window's first list question before it starts the
+/// file's check anyway.
+const CHECK_START_WAIT: Duration = Duration::from_millis(300);
+
+/// The database thread's state: its connection (read-only until the file's check passes), the
+/// check not yet started, and the writes held back meanwhile.
+struct DbThread {
+    config: Config,
+    tx: Sender<Reply>,
+    ctx: egui::Context,
+    /// For the checking thread to report back on the thread's own channel.
+    to_self: Sender<ToDb>,
+    store: Result<Store, String>,
+    /// The check, until it is started.
+    check: Option<crate::store::IntegrityCheck>,
+    /// Whether the check passed: writes go ahead.
+    writable: bool,
+    held: Vec<Later>,
+}
+
+impl DbThread {
+    /// Opens the database: read-only with its check to come when it is an existing file, else
+    /// checked first as the command line opens it.
+    fn open(config: Config, tx: Sender<Reply>, ctx: egui::Context, to_self: Sender<ToDb>) -> Self {
+        let mut me = DbThread {
+            config,
+            tx,
+            ctx,
+            to_self,
+            store: Err(String::new()),
+            check: None,
+            writable: false,
+            held: Vec::new(),
+        };
+        match Store::open_check_later(&me.config.db) {
+            Ok(Opening::Checked(store)) => {
+                me.store = Ok(store);
+                me.writable = true;
+                me.say(Reply::CheckPassed);
+            }
+            Ok(Opening::Unchecked(store, check)) => {
+                me.store = Ok(store);
+                me.check = Some(check);
+            }
+            Err(e) => me.store = Err(me.unavailable(&e)),
+        }
+        me
+    }
+
+    fn say(&self, reply: Reply) -> bool {
+        let sent = self.tx.send(reply).is_ok();
+        self.ctx.request_repaint();
+        sent
+    }
+
+    /// Tells the window the database cannot be used, and why; the message every job gets then.
+    fn unavailable(&self, e: &StoreError) -> String {
         let fresh_start = matches!(
             e,
-            crate::store::StoreError::Damaged {
+            StoreError::Damaged {
                 moved_to: Some(_),
                 ..
             }
         );
         let restorable = !matches!(
             e,
-            crate::store::StoreError::NotADatabase { .. }
-                | crate::store::StoreError::NoFolder { .. }
+            StoreError::NotADatabase { .. } | StoreError::NoFolder { .. }
         );
         let message = e.to_string();
-        let _ = tx.send(Reply::StoreUnavailable {
+        self.say(Reply::StoreUnavailable {
             message: message.clone(),
             fresh_start,
             restorable,
         });
-        ctx.request_repaint();
         message
-    });
-    while let Ok(first) = jobs.recv() {
-        // Everything queued meanwhile is handled in one go, so that only the last of several
-        // opens (j held down) does the work.
-        let mut batch = vec![first];
-        batch.extend(jobs.try_iter());
-        let last_open = batch.iter().rposition(|j| matches!(j, Job::Open { .. }));
-        for (i, job) in batch.into_iter().enumerate() {
-            let reply = match (&mut store, job) {
-                (_, Job::Open { .. }) if Some(i) != last_open => Reply::Skipped,
-                (Ok(store), job) => handle(store, &config.engine, job),
-                (Err(e), job) => failed(job, e.clone()),
-            };
-            if tx.send(reply).is_err() {
-                return;
-            }
-            ctx.request_repaint();
+    }
+
+    /// Starts the file's check on a thread of its own, once.
+    fn start_check(&mut self) {
+        let Some(check) = self.check.take() else {
+            return;
+        };
+        let to_self = self.to_self.clone();
+        let hook = self.config.before_check.clone();
+        let spawned = thread::Builder::new()
+            .name("pith-check".into())
+            .spawn(move || {
+                if let Some(Hook(hook)) = hook {
+                    hook();
+                }
+                let _ = to_self.send(ToDb::Checked(check.run()));
+            });
+        if spawned.is_err() {
+            // No thread for the check: it is not skipped, writes just never go ahead.
+            self.say(Reply::Managed(Err(
+                "the database's check could not start: nothing will be saved".into(),
+            )));
         }
     }
+
+    fn run(mut self, jobs: &Receiver<ToDb>) {
+        loop {
+            // The check starts once the first list has been answered (it reads the whole file,
+            // and the list comes first), or when no question comes for a while.
+            let first = if self.check.is_some() {
+                match jobs.recv_timeout(CHECK_START_WAIT) {
+                    Ok(message) => message,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.start_check();
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return,
+                }
+            } else {
+                match jobs.recv() {
+                    Ok(message) => message,
+                    Err(_) => return,
+                }
+            };
+            // Everything queued meanwhile is handled in one go, so that only the last of several
+            // opens (j held down) does the work.
+            let mut batch = vec![first];
+            batch.extend(jobs.try_iter());
+            let last_open = batch
+                .iter()
+                .rposition(|m| matches!(m, ToDb::Job(Job::Open { .. })));
+            for (i, message) in batch.into_iter().enumerate() {
+                let job = match message {
+                    ToDb::Checked(outcome) => {
+                        if !self.checked(outcome) {
+                            return;
+                        }
+                        continue;
+                    }
+                    ToDb::Job(job) => job,
+                };
+                let lists = matches!(job, Job::Items { .. } | Job::Search { .. });
+                let reply = match job {
+                    Job::Open { .. } if Some(i) != last_open => Some(Reply::Skipped),
+                    job => self.job(job),
+                };
+                if let Some(reply) = reply
+                    && !self.say(reply)
+                {
+                    return;
+                }
+                if lists {
+                    self.start_check();
+                }
+            }
+        }
+    }
+
+    /// Answers a job now, or holds it back (`None`) while the file's check has not passed.
+    fn job(&mut self, job: Job) -> Option<Reply> {
+        let store = match &mut self.store {
+            Ok(store) => store,
+            Err(e) => return Some(failed(job, e.clone())),
+        };
+        if self.writable {
+            return Some(handle(store, &self.config.engine, job));
+        }
+        match job {
+            Job::Open { id, mark_read } => {
+                let reply = open(store, &self.config.engine, id);
+                if mark_read && opened(&reply) {
+                    self.held.push(Later::MarkRead(id));
+                }
+                Some(reply)
+            }
+            job if job.writes() => {
+                self.held.push(Later::Job(job));
+                None
+            }
+            job => Some(handle(store, &self.config.engine, job)),
+        }
+    }
+
+    /// The check's outcome: writes go ahead on a new read-write connection, or the damaged file is
+    /// closed and moved aside. False when the window is gone.
+    fn checked(&mut self, outcome: Result<(), CheckFailed>) -> bool {
+        let failure = match outcome {
+            Ok(()) => {
+                // Checked now, so this open does not check again; the read-only connection goes.
+                match Store::open(&self.config.db) {
+                    Ok(store) => {
+                        self.store = Ok(store);
+                        self.writable = true;
+                        if !self.say(Reply::CheckPassed) {
+                            return false;
+                        }
+                        for later in std::mem::take(&mut self.held) {
+                            let reply = match later {
+                                Later::Job(job) => self.job(job),
+                                Later::MarkRead(id) => {
+                                    if let Ok(store) = &mut self.store {
+                                        // As when the open marks it: not worth an error.
+                                        let _ = store.set_read(ItemScope::Item(id), true);
+                                    }
+                                    None
+                                }
+                            };
+                            if let Some(reply) = reply
+                                && !self.say(reply)
+                            {
+                                return false;
+                            }
+                        }
+                        return true;
+                    }
+                    Err(e) => e,
+                }
+            }
+            Err(CheckFailed::Damaged(damaged)) => {
+                // Every connection of this process to the file is closed before it moves: this
+                // thread's (no refresh or subscription runs before the check passed).
+                self.store = Err(String::new());
+                damaged.move_aside()
+            }
+            Err(CheckFailed::Error(e)) => {
+                self.store = Err(String::new());
+                e
+            }
+        };
+        let message = self.unavailable(&failure);
+        self.store = Err(message.clone());
+        for later in std::mem::take(&mut self.held) {
+            if let Later::Job(job) = later
+                && !self.say(failed(job, message.clone()))
+            {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+fn opened(reply: &Reply) -> bool {
+    matches!(
+        reply,
+        Reply::Opened {
+            article: Ok(Some(_)),
+            ..
+        }
+    )
 }
 
 /// The reply a job gets when the database could not be opened.
@@ -445,15 +783,7 @@ fn handle(store: &mut Store, engine: &Engine, job: Job) -> Reply {
         },
         Job::Open { id, mark_read } => {
             let reply = open(store, engine, id);
-            if mark_read
-                && matches!(
-                    &reply,
-                    Reply::Opened {
-                        article: Ok(Some(_)),
-                        ..
-                    }
-                )
-            {
+            if mark_read && opened(&reply) {
                 // A failure to mark read is not worth losing the article over.
                 let _ = store.set_read(ItemScope::Item(id), true);
             }
