@@ -493,8 +493,11 @@ struct DbThread {
     config: Config,
     tx: Sender<Reply>,
     ctx: egui::Context,
-    /// For the checking thread to report back on the thread's own channel.
-    to_self: Sender<ToDb>,
+    /// For the checking thread to report back on the thread's own channel; handed to it when the
+    /// check starts. Never kept here after that: while this thread held a sender of its own
+    /// channel, the channel never closed when the window dropped its [`Worker`], so the thread
+    /// (and its connection to the file) lived for ever.
+    to_self: Option<Sender<ToDb>>,
     store: Result<Store, String>,
     /// The check, until it is started.
     check: Option<crate::store::IntegrityCheck>,
@@ -511,7 +514,7 @@ impl DbThread {
             config,
             tx,
             ctx,
-            to_self,
+            to_self: Some(to_self),
             store: Err(String::new()),
             check: None,
             writable: false,
@@ -521,13 +524,17 @@ impl DbThread {
             Ok(Opening::Checked(store)) => {
                 me.store = Ok(store);
                 me.writable = true;
+                me.to_self = None;
                 me.say(Reply::CheckPassed);
             }
             Ok(Opening::Unchecked(store, check)) => {
                 me.store = Ok(store);
                 me.check = Some(check);
             }
-            Err(e) => me.store = Err(me.unavailable(&e)),
+            Err(e) => {
+                me.store = Err(me.unavailable(&e));
+                me.to_self = None;
+            }
         }
         me
     }
@@ -562,10 +569,9 @@ impl DbThread {
 
     /// Starts the file's check on a thread of its own, once.
     fn start_check(&mut self) {
-        let Some(check) = self.check.take() else {
+        let (Some(check), Some(to_self)) = (self.check.take(), self.to_self.take()) else {
             return;
         };
-        let to_self = self.to_self.clone();
         let hook = self.config.before_check.clone();
         let spawned = thread::Builder::new()
             .name("pith-check".into())
@@ -992,4 +998,62 @@ fn import_opml(store: &mut Store, path: &std::path::Path) -> Result<(usize, usiz
     let done = refresh::import_opml(store, &bytes, refresh::unix_now())
         .map_err(|e| format!("in {}: {e}", path.display()))?;
     Ok((done.feeds, done.new))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    /// A sound database with one feed, copied to a path this process has never checked (as a
+    /// new start of pith meets it): the worker opens it read-only and checks it apart.
+    fn unchecked_database(dir: &std::path::Path) -> PathBuf {
+        let built = dir.join("built.db");
+        Store::open(&built)
+            .unwrap()
+            .feed_add("https://example.com/feed.xml", Some("Feed"), None, 1)
+            .unwrap();
+        let db = dir.join("pith.db");
+        std::fs::copy(&built, &db).unwrap();
+        db
+    }
+
+    /// Replies until `done` says enough, or `None` after ten seconds.
+    fn replies_until(worker: &Worker, done: impl Fn(&[Reply]) -> bool) -> Option<Vec<Reply>> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut got = Vec::new();
+        while Instant::now() < deadline {
+            while let Some(reply) = worker.try_recv() {
+                got.push(reply);
+            }
+            if done(&got) {
+                return Some(got);
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        None
+    }
+
+    #[test]
+    fn a_dropped_worker_closes_its_connection_to_the_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = unchecked_database(dir.path());
+        let worker = Worker::start(Config::new(db.clone()), egui::Context::default());
+        worker.send(Job::Feeds);
+        let got = replies_until(&worker, |r| {
+            r.iter().any(|r| matches!(r, Reply::CheckPassed))
+                && r.iter().any(|r| matches!(r, Reply::Feeds(_)))
+        });
+        assert!(got.is_some(), "the check passes");
+        assert_eq!(crate::store::open_connections(&db), 1);
+        drop(worker);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while crate::store::open_connections(&db) > 0 {
+            assert!(
+                Instant::now() < deadline,
+                "the database thread outlived its window and kept the file open"
+            );
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
 }
