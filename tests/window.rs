@@ -691,3 +691,47 @@ fn damage_found_by_the_background_check_leads_to_the_damage_screen_and_the_file_
     h.get_by_label("Start with a new, empty database");
     assert_eq!(pith::store::open_connections(&db), 0);
 }
+
+/// A check that stops on a bug (it panics) ends in the window's account of the trouble, never in
+/// "checking" for ever: the file is left where it is, and what waited for the check is dropped.
+#[test]
+fn a_check_that_stops_on_a_bug_ends_in_an_error_not_in_checking_for_ever() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _fixture) = unchecked_fixture(dir.path(), 3);
+    let gate = window_harness::CheckGate::default();
+    let held = gate.hook();
+    let mut config = Config::new(db.clone());
+    config.before_check = Some(pith::ui::worker::Hook(std::sync::Arc::new(move || {
+        (held.0)();
+        panic!("a bug in the check");
+    })));
+    let mut h = Harness::builder()
+        .with_size([1400.0, 1000.0])
+        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(config));
+    step_until(&mut h, "the list shows", |app| app.rows_loaded());
+    window_harness::step_until_check_held(&mut h, &gate);
+    h.state_mut().start_refresh(None);
+    assert!(
+        h.state()
+            .status
+            .as_deref()
+            .is_some_and(|s| s.starts_with("Checking the database"))
+    );
+    gate.open();
+    step_until(&mut h, "the window hears the check stopped", |app| {
+        app.store_error.is_some()
+    });
+    assert!(h.state().is_idle());
+    assert!(!h.state().store_checked());
+    h.get_by_label("pith could not open its database");
+    assert!(has_label_containing(&h, "stopped on a bug"));
+    assert!(
+        !h.state()
+            .status
+            .as_deref()
+            .is_some_and(|s| s.starts_with("Checking the database")),
+        "the status bar still says the database is being checked: {:?}",
+        h.state().status
+    );
+    assert!(db.exists(), "the file stays where it is");
+}

@@ -468,18 +468,28 @@ impl App {
     /// The check passed: what waited for it starts.
     fn on_check_passed(&mut self) {
         self.store_checked = true;
+        let subscribe = std::mem::take(&mut self.subscribe_after_check);
+        let refresh = self.refresh_after_check.take();
+        self.drop_after_check();
+        for url in subscribe {
+            self.subscribe(url);
+        }
+        if let Some(only) = refresh {
+            self.start_refresh(only);
+        }
+    }
+
+    /// Forgets the refresh and subscriptions that waited for a check which will not pass (the
+    /// database could not be used), with the status that promised them.
+    fn drop_after_check(&mut self) {
+        self.refresh_after_check = None;
+        self.subscribe_after_check.clear();
         if self
             .status
             .as_deref()
             .is_some_and(|s| s.starts_with("Checking the database"))
         {
             self.status = None;
-        }
-        for url in std::mem::take(&mut self.subscribe_after_check) {
-            self.subscribe(url);
-        }
-        if let Some(only) = self.refresh_after_check.take() {
-            self.start_refresh(only);
         }
     }
 

@@ -222,6 +222,8 @@ impl Job {
 enum ToDb {
     Job(Job),
     Checked(Result<(), CheckFailed>),
+    /// The check ended without an outcome (it panicked): why, in words.
+    CheckStopped(String),
 }
 
 /// A write held back until the file's check passes.
@@ -567,6 +569,22 @@ impl DbThread {
         message
     }
 
+    /// The check ended without telling whether the file is sound: nothing may be written, so
+    /// the database is closed (the file stays where it is) and the held writes fail. False when
+    /// the window is gone.
+    fn check_stopped(&mut self, why: String) -> bool {
+        let message = format!(
+            "{why}; nothing was written to {}, and the file was left as it is. Start pith again to check it again.",
+            self.config.db.display()
+        );
+        self.say(Reply::StoreUnavailable {
+            message: message.clone(),
+            fresh_start: false,
+            restorable: true,
+        });
+        self.give_up(message)
+    }
+
     /// Starts the file's check on a thread of its own, once.
     fn start_check(&mut self) {
         let (Some(check), Some(to_self)) = (self.check.take(), self.to_self.take()) else {
@@ -576,16 +594,25 @@ impl DbThread {
         let spawned = thread::Builder::new()
             .name("pith-check".into())
             .spawn(move || {
-                if let Some(Hook(hook)) = hook {
-                    hook();
-                }
-                let _ = to_self.send(ToDb::Checked(check.run()));
+                // A check that panics must still end in an answer: without one, every write
+                // would wait for ever and the window would say "checking" for ever.
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    if let Some(Hook(hook)) = hook {
+                        hook();
+                    }
+                    check.run()
+                }));
+                let _ = to_self.send(match outcome {
+                    Ok(outcome) => ToDb::Checked(outcome),
+                    Err(_) => ToDb::CheckStopped(
+                        "the database's integrity check stopped on a bug".into(),
+                    ),
+                });
             });
         if spawned.is_err() {
-            // No thread for the check: it is not skipped, writes just never go ahead.
-            self.say(Reply::Managed(Err(
-                "the database's check could not start: nothing will be saved".into(),
-            )));
+            // No thread for the check: it is not skipped (nothing may write unchecked), and
+            // the window is told at once rather than left waiting.
+            let _ = self.check_stopped("the database's integrity check could not start".into());
         }
     }
 
@@ -619,6 +646,12 @@ impl DbThread {
                 let job = match message {
                     ToDb::Checked(outcome) => {
                         if !self.checked(outcome) {
+                            return;
+                        }
+                        continue;
+                    }
+                    ToDb::CheckStopped(why) => {
+                        if !self.check_stopped(why) {
                             return;
                         }
                         continue;
@@ -714,6 +747,12 @@ impl DbThread {
             }
         };
         let message = self.unavailable(&failure);
+        self.give_up(message)
+    }
+
+    /// Closes the database for good: every later job, and every write held so far, fails with
+    /// `message`. False when the window is gone.
+    fn give_up(&mut self, message: String) -> bool {
         self.store = Err(message.clone());
         for later in std::mem::take(&mut self.held) {
             if let Later::Job(job) = later
@@ -1055,5 +1094,42 @@ mod tests {
             );
             thread::sleep(Duration::from_millis(5));
         }
+    }
+
+    #[test]
+    fn a_check_that_panics_ends_in_an_error_and_answers_the_held_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = unchecked_database(dir.path());
+        let mut config = Config::new(db.clone());
+        config.before_check = Some(Hook(Arc::new(|| panic!("a bug in the check"))));
+        let worker = Worker::start(config, egui::Context::default());
+        worker.send(Job::SaveSetting {
+            key: "text_size",
+            value: "18".into(),
+        });
+        worker.send(Job::Feeds);
+        let got = replies_until(&worker, |r| {
+            r.iter().any(|r| matches!(r, Reply::StoreUnavailable { .. }))
+                && r.iter().any(|r| matches!(r, Reply::Saved(_)))
+        })
+        .expect("the window hears that the check stopped, and the held write is answered");
+        assert!(!got.iter().any(|r| matches!(r, Reply::CheckPassed)));
+        let Some(Reply::StoreUnavailable {
+            message,
+            fresh_start,
+            ..
+        }) = got
+            .iter()
+            .find(|r| matches!(r, Reply::StoreUnavailable { .. }))
+        else {
+            unreachable!()
+        };
+        assert!(message.contains("check"), "{message}");
+        assert!(!fresh_start, "the file was not moved aside");
+        assert!(
+            got.iter().any(|r| matches!(r, Reply::Saved(Err(_)))),
+            "{got:?}"
+        );
+        assert!(db.exists(), "the file stays where it is");
     }
 }

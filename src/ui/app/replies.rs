@@ -34,6 +34,9 @@ impl App {
                 self.store_error = Some(message);
                 self.fresh_start = fresh_start;
                 self.restorable = restorable;
+                // What waited for the check never runs on this database: the status bar must not
+                // go on promising it.
+                self.drop_after_check();
             }
             Reply::Feeds(Err(e)) => {
                 self.feeds.get_or_insert_with(Vec::new);
