@@ -440,3 +440,31 @@ fn browse_without_a_file_dialog_says_to_type_a_path() {
     assert!(!h.state().picking(), "Browse… is usable again");
     assert!(has_label_containing(&h, "type a path"));
 }
+
+/// A file dialog that fails on a bug (rfd panicking where no dialog can be shown).
+#[derive(Debug)]
+struct BrokenDialog;
+
+impl FilePicker for BrokenDialog {
+    fn pick(&self, _purpose: PickFor) -> Option<std::path::PathBuf> {
+        panic!("no display for the dialog")
+    }
+}
+
+/// A file dialog that panics leaves Browse… usable and says to type a path.
+#[test]
+fn browse_with_a_file_dialog_that_fails_on_a_bug_does_not_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::new(dir.path().join("pith.db"));
+    config.file_picker = std::sync::Arc::new(BrokenDialog);
+    let mut h = harness_with(config, SIZE);
+    settle(&mut h);
+    h.get_by_label("Browse…").click();
+    step_until(&mut h, "the window says to type a path", |app| {
+        app.status
+            .as_deref()
+            .is_some_and(|s| s.contains("type a path"))
+    });
+    assert!(!h.state().picking(), "Browse… is usable again");
+    assert!(has_label_containing(&h, "type a path"));
+}

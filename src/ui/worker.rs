@@ -406,7 +406,13 @@ impl Worker {
         let spawned = thread::Builder::new()
             .name("pith-file-dialog".into())
             .spawn(move || {
-                let path = picker.pick(purpose);
+                // A dialog that panics (a toolkit with no display to show on) still answers:
+                // without an answer the window would wait for the dialog, its Browse buttons
+                // disabled, for ever.
+                let path = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    picker.pick(purpose)
+                }))
+                .unwrap_or(None);
                 let _ = tx.send(Reply::Picked { purpose, path });
                 ctx.request_repaint();
             });
