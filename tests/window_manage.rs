@@ -441,6 +441,52 @@ fn browse_without_a_file_dialog_says_to_type_a_path() {
     assert!(has_label_containing(&h, "type a path"));
 }
 
+/// A refresh asked for while the check runs, and a subscription made meanwhile, both happen once
+/// it passes: the subscription does not swallow the refresh.
+#[test]
+fn a_refresh_and_a_subscription_held_by_the_check_both_run_once_it_passes() {
+    let server = Server::start();
+    serve_stories(&server, "Loopback News", &["The first story"]);
+    server.routes.set(
+        "/other.xml",
+        Reply::ok(
+            "application/rss+xml",
+            rss(
+                "Other Paper",
+                &[(
+                    "The other story".to_string(),
+                    server.url("/news/2026/story-0.html"),
+                    "A summary.".to_string(),
+                )],
+            ),
+        ),
+    );
+    let (dir, built, _) = subscribed(&server, "30");
+    let db = dir.path().join("copy.db");
+    std::fs::copy(&built, &db).unwrap();
+    let gate = CheckGate::default();
+    let mut config = Config::new(db.clone());
+    config.before_check = Some(gate.hook());
+    let mut h = harness_with(config, SIZE);
+    step_until(&mut h, "the feeds show", |app| {
+        app.feeds.as_ref().is_some_and(|f| f.len() == 1) && app.rows_loaded()
+    });
+    step_until_check_held(&mut h, &gate);
+    h.get_by_label("Refresh").click();
+    h.run_steps(2);
+    h.state_mut().subscribe(server.url("/other.xml"));
+    h.run_steps(2);
+    assert!(server.routes.log().is_empty(), "nothing fetched before the check");
+
+    gate.open();
+    step_until(&mut h, "both the refresh and the subscription ran", |app| {
+        app.feeds.as_ref().is_some_and(|f| f.len() == 2)
+            && app.rows.iter().any(|r| r.title == "The first story")
+    });
+    settle(&mut h);
+    assert_eq!(server.routes.hits("/feed.xml").len(), 1, "the refresh ran once");
+}
+
 /// A file dialog that fails on a bug (rfd panicking where no dialog can be shown).
 #[derive(Debug)]
 struct BrokenDialog;

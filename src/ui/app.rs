@@ -471,11 +471,14 @@ impl App {
         let subscribe = std::mem::take(&mut self.subscribe_after_check);
         let refresh = self.refresh_after_check.take();
         self.drop_after_check();
-        for url in subscribe {
-            self.subscribe(url);
-        }
+        // The refresh first: a refresh is refused while one runs, and a subscription counts as
+        // one (it refreshes its new feed), so after the subscriptions the refresh would be lost.
+        // A subscription goes ahead beside a running refresh, as it does at any time.
         if let Some(only) = refresh {
             self.start_refresh(only);
+        }
+        for url in subscribe {
+            self.subscribe(url);
         }
     }
 
