@@ -487,6 +487,44 @@ fn a_refresh_and_a_subscription_held_by_the_check_both_run_once_it_passes() {
     assert_eq!(server.routes.hits("/feed.xml").len(), 1, "the refresh ran once");
 }
 
+/// A refresh of some feeds asked for while the check runs refreshes those feeds once it passes,
+/// not every feed.
+#[test]
+fn a_refresh_of_some_feeds_held_by_the_check_stays_a_refresh_of_those_feeds() {
+    let server = Server::start();
+    serve_stories(&server, "Loopback News", &["The first story"]);
+    server.routes.set(
+        "/other.xml",
+        Reply::ok("application/rss+xml", rss("Other Paper", &[])),
+    );
+    let (dir, built, feed) = subscribed(&server, "30");
+    Store::open(&built)
+        .unwrap()
+        .feed_add(&server.url("/other.xml"), None, None, 1_790_000_000)
+        .unwrap();
+    let db = dir.path().join("copy.db");
+    std::fs::copy(&built, &db).unwrap();
+    let gate = CheckGate::default();
+    let mut config = Config::new(db.clone());
+    config.before_check = Some(gate.hook());
+    let mut h = harness_with(config, SIZE);
+    step_until(&mut h, "the feeds show", |app| {
+        app.feeds.as_ref().is_some_and(|f| f.len() == 2) && app.rows_loaded()
+    });
+    step_until_check_held(&mut h, &gate);
+    h.state_mut().start_refresh(Some(vec![feed]));
+    gate.open();
+    step_until(&mut h, "the one feed is refreshed", |app| {
+        app.rows.iter().any(|r| r.title == "The first story")
+    });
+    settle(&mut h);
+    assert_eq!(server.routes.hits("/feed.xml").len(), 1);
+    assert!(
+        server.routes.hits("/other.xml").is_empty(),
+        "a feed that was not asked for was refreshed"
+    );
+}
+
 /// A file dialog that fails on a bug (rfd panicking where no dialog can be shown).
 #[derive(Debug)]
 struct BrokenDialog;

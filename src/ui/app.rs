@@ -414,13 +414,15 @@ impl App {
         if !self.store_checked {
             // A refresh writes from connections of its own: it waits for the check.
             self.refresh_after_check = Some(match (self.refresh_after_check.take(), only) {
+                (None, only) => only,
                 (Some(Some(mut before)), Some(more)) => {
                     before.extend(more);
                     before.sort_unstable();
                     before.dedup();
                     Some(before)
                 }
-                _ => None,
+                // Every feed, asked for now or before.
+                (Some(None), _) | (Some(Some(_)), None) => None,
             });
             if self.store_error.is_none() {
                 self.status =
