@@ -1138,4 +1138,30 @@ mod tests {
         );
         assert!(db.exists(), "the file stays where it is");
     }
+
+    #[test]
+    fn search_answers_before_the_check_passes() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = unchecked_database(dir.path());
+        let (release, held) = mpsc::channel::<()>();
+        let held = std::sync::Mutex::new(held);
+        let mut config = Config::new(db);
+        config.before_check = Some(Hook(Arc::new(move || {
+            let _ = held.lock().unwrap().recv();
+        })));
+        let worker = Worker::start(config, egui::Context::default());
+        worker.send(Job::Search {
+            query: "story".into(),
+            generation: 1,
+        });
+        let got = replies_until(&worker, |r| r.iter().any(|r| matches!(r, Reply::Items { .. })))
+            .expect("answered while the check is held");
+        assert!(!got.iter().any(|r| matches!(r, Reply::CheckPassed)));
+        let Some(Reply::Items { rows, .. }) = got.iter().find(|r| matches!(r, Reply::Items { .. }))
+        else {
+            unreachable!()
+        };
+        assert!(rows.is_ok(), "{rows:?}");
+        drop(release);
+    }
 }
