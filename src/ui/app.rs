@@ -424,7 +424,9 @@ impl App {
                 // Every feed, asked for now or before.
                 (Some(None), _) | (Some(Some(_)), None) => None,
             });
-            if self.store_error.is_none() {
+            // A status already there stays (the import's count, told just before the check's
+            // end was heard): the refresh is still promised, and starts all the same.
+            if self.store_error.is_none() && self.status.is_none() {
                 self.status =
                     Some("Checking the database; the refresh starts once it is done.".into());
             }

@@ -273,7 +273,8 @@ pub const MAX_IMAGE_SIDE: u32 = 1600;
 #[derive(Debug)]
 pub enum Reply {
     /// The database's integrity check passed (or it was checked before it was opened): from
-    /// now on the window may write (refresh, subscribe). Sent once, not an answer to a job.
+    /// now on the window may write (refresh, subscribe). Sent once, after the replies to the
+    /// writes held for the check (done by then), not an answer to a job.
     CheckPassed,
     /// A file picked for `purpose` (not an answer to a job): `None` when none was.
     Picked {
@@ -716,9 +717,6 @@ impl DbThread {
                     Ok(store) => {
                         self.store = Ok(store);
                         self.writable = true;
-                        if !self.say(Reply::CheckPassed) {
-                            return false;
-                        }
                         for later in std::mem::take(&mut self.held) {
                             let reply = match later {
                                 Later::Job(job) => self.job(job),
@@ -736,7 +734,10 @@ impl DbThread {
                                 return false;
                             }
                         }
-                        return true;
+                        // Only now, with the held writes done in the order they were asked
+                        // for: the window starts the refreshes and subscriptions that waited
+                        // when it hears this, and they write from connections of their own.
+                        return self.say(Reply::CheckPassed);
                     }
                     Err(e) => e,
                 }
@@ -1163,5 +1164,41 @@ mod tests {
         };
         assert!(rows.is_ok(), "{rows:?}");
         drop(release);
+    }
+
+    #[test]
+    fn the_writes_held_by_the_check_are_done_before_the_window_hears_it_passed() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = unchecked_database(dir.path());
+        let (release, held) = mpsc::channel::<()>();
+        let held = std::sync::Mutex::new(held);
+        let mut config = Config::new(db);
+        config.before_check = Some(Hook(Arc::new(move || {
+            let _ = held.lock().unwrap().recv();
+        })));
+        let worker = Worker::start(config, egui::Context::default());
+        worker.send(Job::Feeds);
+        let feed = match replies_until(&worker, |r| r.iter().any(|r| matches!(r, Reply::Feeds(_))))
+            .expect("the feeds")
+            .pop()
+        {
+            Some(Reply::Feeds(Ok(feeds))) => feeds[0].id,
+            other => panic!("{other:?}"),
+        };
+        worker.send(Job::Manage(Manage::Unsubscribe(feed)));
+        worker.send(Job::SaveSetting {
+            key: "text_size",
+            value: "18".into(),
+        });
+        thread::sleep(Duration::from_millis(50));
+        drop(release);
+        let got = replies_until(&worker, |r| r.iter().any(|r| matches!(r, Reply::CheckPassed)))
+            .expect("the check passes");
+        // The window starts the refreshes and subscriptions that waited when it hears the check
+        // passed: a refresh asked for after an unsubscribe must not meet the feed still there.
+        assert!(
+            matches!(got[..], [Reply::Managed(Ok(_)), Reply::Saved(Ok(())), Reply::CheckPassed]),
+            "{got:?}"
+        );
     }
 }
