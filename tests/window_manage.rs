@@ -476,7 +476,10 @@ fn a_refresh_and_a_subscription_held_by_the_check_both_run_once_it_passes() {
     h.run_steps(2);
     h.state_mut().subscribe(server.url("/other.xml"));
     h.run_steps(2);
-    assert!(server.routes.log().is_empty(), "nothing fetched before the check");
+    assert!(
+        server.routes.log().is_empty(),
+        "nothing fetched before the check"
+    );
 
     gate.open();
     step_until(&mut h, "both the refresh and the subscription ran", |app| {
@@ -484,7 +487,11 @@ fn a_refresh_and_a_subscription_held_by_the_check_both_run_once_it_passes() {
             && app.rows.iter().any(|r| r.title == "The first story")
     });
     settle(&mut h);
-    assert_eq!(server.routes.hits("/feed.xml").len(), 1, "the refresh ran once");
+    assert_eq!(
+        server.routes.hits("/feed.xml").len(),
+        1,
+        "the refresh ran once"
+    );
 }
 
 /// A refresh of some feeds asked for while the check runs refreshes those feeds once it passes,
