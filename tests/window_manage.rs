@@ -7,9 +7,15 @@ mod common;
 
 use common::server::{Reply, Server, article, rss};
 use common::window_fixture as fx;
-use common::window_harness::{harness_sized, has_label_containing, settle, step_until};
+use common::window_harness::{
+    CheckGate, harness_sized, harness_with, has_label_containing, settle, step_until,
+    step_until_check_held,
+};
 use egui_kittest::kittest::Queryable;
 use pith::store::Store;
+use pith::ui::Config;
+use pith::ui::worker::{FilePicker, PickFor};
+use std::time::Duration;
 
 const SIZE: [f32; 2] = [1400.0, 1000.0];
 
@@ -299,4 +305,257 @@ fn a_feed_is_moved_into_a_nested_folder_and_back() {
     settle(&mut h);
     assert_eq!(folder(&db), None);
     assert!(!has_label_containing(&h, "World   "));
+}
+
+/// The refresh at start, and one the user asks for, wait for the database's check: a refresh
+/// writes, and nothing writes before the check passes. (The database is built in another file
+/// and copied: this process checked the one it built, and the window must meet an unchecked one,
+/// as a new start of pith does.)
+#[test]
+fn the_refresh_waits_for_the_database_check() {
+    let server = Server::start();
+    serve_stories(&server, "Loopback News", &["The first story"]);
+    let (dir, built, _) = subscribed(&server, "30");
+    let db = dir.path().join("copy.db");
+    std::fs::copy(&built, &db).unwrap();
+    let gate = CheckGate::default();
+    let mut config = Config::new(db.clone());
+    config.before_check = Some(gate.hook());
+    let mut h = harness_with(config, SIZE);
+    step_until(&mut h, "the feeds show", |app| {
+        app.feeds.as_ref().is_some_and(|f| f.len() == 1) && app.rows_loaded()
+    });
+    step_until_check_held(&mut h, &gate);
+    h.get_by_label("Refresh").click();
+    for _ in 0..20 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        h.state().refresh.is_none(),
+        "a refresh started before the check"
+    );
+    assert!(
+        server.routes.log().is_empty(),
+        "the feed was fetched before the check"
+    );
+    assert!(has_label_containing(
+        &h,
+        "the refresh starts once it is done"
+    ));
+
+    gate.open();
+    step_until(
+        &mut h,
+        "the refresh after the check brings the story",
+        |app| app.rows.iter().any(|r| r.title == "The first story"),
+    );
+    settle(&mut h);
+    assert_eq!(
+        server.routes.hits("/feed.xml").len(),
+        1,
+        "one refresh, not two"
+    );
+}
+
+/// A file dialog that answers what the test says, as the system's would.
+#[derive(Debug)]
+struct Picks(std::path::PathBuf);
+
+impl FilePicker for Picks {
+    fn pick(&self, _purpose: PickFor) -> Option<std::path::PathBuf> {
+        Some(self.0.clone())
+    }
+}
+
+/// A file dialog that shows nothing (no portal, no zenity) or is cancelled.
+#[derive(Debug)]
+struct NoDialog;
+
+impl FilePicker for NoDialog {
+    fn pick(&self, _purpose: PickFor) -> Option<std::path::PathBuf> {
+        None
+    }
+}
+
+/// Browse… beside the OPML fields: the file picked in the dialog is imported from the first
+/// screen, and exported to from the settings dialog.
+#[test]
+fn browse_imports_and_exports_opml_through_the_file_dialog() {
+    let server = Server::start();
+    serve_stories(&server, "Loopback Daily", &["The first story"]);
+    let dir = tempfile::tempdir().unwrap();
+    let opml = dir.path().join("picked.opml");
+    let feed = server.url("/feed.xml");
+    std::fs::write(
+        &opml,
+        format!(
+            "<?xml version=\"1.0\"?><opml version=\"2.0\"><head><title>s</title></head><body>\
+             <outline text=\"Globe\" xmlUrl=\"{feed}\"/></body></opml>"
+        ),
+    )
+    .unwrap();
+    let db = dir.path().join("pith.db");
+    let mut config = Config::new(db.clone());
+    config.file_picker = std::sync::Arc::new(Picks(opml.clone()));
+    let mut h = harness_with(config, SIZE);
+    settle(&mut h);
+    assert!(has_label_containing(&h, "Welcome to pith"));
+    h.get_by_label("Browse…").click();
+    step_until(&mut h, "the picked file is imported", |app| {
+        app.feeds.as_ref().is_some_and(|f| f.len() == 1)
+    });
+    settle(&mut h);
+
+    // Export: the picker names where to write.
+    let out = dir.path().join("pith-subscriptions.opml");
+    drop(h);
+    let mut config = Config::new(db.clone());
+    config.file_picker = std::sync::Arc::new(Picks(out.clone()));
+    let mut h = harness_with(config, SIZE);
+    settle(&mut h);
+    h.get_by_label("Settings").click();
+    h.run_steps(2);
+    h.get_by_label("Browse…").click();
+    step_until(&mut h, "the export is written", |_| out.exists());
+    settle(&mut h);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains(&feed), "{text}");
+}
+
+/// No dialog (or a cancelled one): the window says to type a path, and nothing hangs.
+#[test]
+fn browse_without_a_file_dialog_says_to_type_a_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::new(dir.path().join("pith.db"));
+    config.file_picker = std::sync::Arc::new(NoDialog);
+    let mut h = harness_with(config, SIZE);
+    settle(&mut h);
+    h.get_by_label("Browse…").click();
+    step_until(&mut h, "the window says so", |app| {
+        app.status
+            .as_deref()
+            .is_some_and(|s| s.contains("no system file dialog here: type a path"))
+    });
+    assert!(!h.state().picking(), "Browse… is usable again");
+    assert!(has_label_containing(&h, "type a path"));
+}
+
+/// A refresh asked for while the check runs, and a subscription made meanwhile, both happen once
+/// it passes: the subscription does not swallow the refresh.
+#[test]
+fn a_refresh_and_a_subscription_held_by_the_check_both_run_once_it_passes() {
+    let server = Server::start();
+    serve_stories(&server, "Loopback News", &["The first story"]);
+    server.routes.set(
+        "/other.xml",
+        Reply::ok(
+            "application/rss+xml",
+            rss(
+                "Other Paper",
+                &[(
+                    "The other story".to_string(),
+                    server.url("/news/2026/story-0.html"),
+                    "A summary.".to_string(),
+                )],
+            ),
+        ),
+    );
+    let (dir, built, _) = subscribed(&server, "30");
+    let db = dir.path().join("copy.db");
+    std::fs::copy(&built, &db).unwrap();
+    let gate = CheckGate::default();
+    let mut config = Config::new(db.clone());
+    config.before_check = Some(gate.hook());
+    let mut h = harness_with(config, SIZE);
+    step_until(&mut h, "the feeds show", |app| {
+        app.feeds.as_ref().is_some_and(|f| f.len() == 1) && app.rows_loaded()
+    });
+    step_until_check_held(&mut h, &gate);
+    h.get_by_label("Refresh").click();
+    h.run_steps(2);
+    h.state_mut().subscribe(server.url("/other.xml"));
+    h.run_steps(2);
+    assert!(
+        server.routes.log().is_empty(),
+        "nothing fetched before the check"
+    );
+
+    gate.open();
+    step_until(&mut h, "both the refresh and the subscription ran", |app| {
+        app.feeds.as_ref().is_some_and(|f| f.len() == 2)
+            && app.rows.iter().any(|r| r.title == "The first story")
+    });
+    settle(&mut h);
+    assert_eq!(
+        server.routes.hits("/feed.xml").len(),
+        1,
+        "the refresh ran once"
+    );
+}
+
+/// A refresh of some feeds asked for while the check runs refreshes those feeds once it passes,
+/// not every feed.
+#[test]
+fn a_refresh_of_some_feeds_held_by_the_check_stays_a_refresh_of_those_feeds() {
+    let server = Server::start();
+    serve_stories(&server, "Loopback News", &["The first story"]);
+    server.routes.set(
+        "/other.xml",
+        Reply::ok("application/rss+xml", rss("Other Paper", &[])),
+    );
+    let (dir, built, feed) = subscribed(&server, "30");
+    Store::open(&built)
+        .unwrap()
+        .feed_add(&server.url("/other.xml"), None, None, 1_790_000_000)
+        .unwrap();
+    let db = dir.path().join("copy.db");
+    std::fs::copy(&built, &db).unwrap();
+    let gate = CheckGate::default();
+    let mut config = Config::new(db.clone());
+    config.before_check = Some(gate.hook());
+    let mut h = harness_with(config, SIZE);
+    step_until(&mut h, "the feeds show", |app| {
+        app.feeds.as_ref().is_some_and(|f| f.len() == 2) && app.rows_loaded()
+    });
+    step_until_check_held(&mut h, &gate);
+    h.state_mut().start_refresh(Some(vec![feed]));
+    gate.open();
+    step_until(&mut h, "the one feed is refreshed", |app| {
+        app.rows.iter().any(|r| r.title == "The first story")
+    });
+    settle(&mut h);
+    assert_eq!(server.routes.hits("/feed.xml").len(), 1);
+    assert!(
+        server.routes.hits("/other.xml").is_empty(),
+        "a feed that was not asked for was refreshed"
+    );
+}
+
+/// A file dialog that fails on a bug (rfd panicking where no dialog can be shown).
+#[derive(Debug)]
+struct BrokenDialog;
+
+impl FilePicker for BrokenDialog {
+    fn pick(&self, _purpose: PickFor) -> Option<std::path::PathBuf> {
+        panic!("no display for the dialog")
+    }
+}
+
+/// A file dialog that panics leaves Browse… usable and says to type a path.
+#[test]
+fn browse_with_a_file_dialog_that_fails_on_a_bug_does_not_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::new(dir.path().join("pith.db"));
+    config.file_picker = std::sync::Arc::new(BrokenDialog);
+    let mut h = harness_with(config, SIZE);
+    settle(&mut h);
+    h.get_by_label("Browse…").click();
+    step_until(&mut h, "the window says to type a path", |app| {
+        app.status
+            .as_deref()
+            .is_some_and(|s| s.contains("type a path"))
+    });
+    assert!(!h.state().picking(), "Browse… is usable again");
+    assert!(has_label_containing(&h, "type a path"));
 }

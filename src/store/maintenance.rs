@@ -23,6 +23,179 @@ const REQUIRED_TABLES: &[&str] = &["feed", "item", "page", "tree_node", "tree_do
 /// the file only needs checking once per start, and `quick_check` reads all of it.
 static CHECKED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
 
+/// How many connections ([`Store`]s) this process has open on each file, by canonical path. A
+/// damaged file is moved aside only when none is: a connection left open on the old name would
+/// checkpoint into the moved file when it closes, or unlink a `-wal` by its old name that by then
+/// belongs to a new database.
+static OPEN_CONNECTIONS: Mutex<Vec<(PathBuf, usize)>> = Mutex::new(Vec::new());
+
+/// The key [`CHECKED`] and [`OPEN_CONNECTIONS`] know a file by: its canonical path (a symlink or a
+/// relative path names the same file), or the path as given when it cannot be resolved.
+pub(super) fn file_key(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Counts a connection opened on the file `key` (see [`OPEN_CONNECTIONS`]).
+pub(super) fn connection_opened(key: &Path) {
+    let mut open = OPEN_CONNECTIONS.lock().unwrap_or_else(|e| e.into_inner());
+    match open.iter_mut().find(|(k, _)| k == key) {
+        Some((_, n)) => *n += 1,
+        None => open.push((key.to_path_buf(), 1)),
+    }
+}
+
+/// Counts a connection on the file `key` closed.
+pub(super) fn connection_closed(key: &Path) {
+    let mut open = OPEN_CONNECTIONS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = open.iter().position(|(k, _)| k == key) {
+        open[i].1 = open[i].1.saturating_sub(1);
+        if open[i].1 == 0 {
+            open.swap_remove(i);
+        }
+    }
+}
+
+/// How many [`Store`]s of this process are open on the file at `path`.
+pub fn open_connections(path: &Path) -> usize {
+    let key = file_key(path);
+    OPEN_CONNECTIONS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or(0, |(_, n)| *n)
+}
+
+/// Whether this process has checked the file at `path` and found it sound.
+pub(super) fn was_checked(path: &Path) -> bool {
+    let key = file_key(path);
+    CHECKED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .is_some_and(|s| s.contains(&key))
+}
+
+fn mark_checked(path: &Path) {
+    CHECKED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(HashSet::new)
+        .insert(file_key(path));
+}
+
+/// The integrity check of a file opened before it was checked ([`Store::open_check_later`]), to
+/// be run on a thread of its own while the file is read; nothing may write to the file until
+/// [`IntegrityCheck::run`] passes it.
+///
+/// It is the same `PRAGMA quick_check` as an ordinary open, FTS5's check of the full-text index
+/// included (the bundled SQLite runs it in a quick check too). Kept because the check is off the
+/// path to the first list now, so its cost is only how long writes wait; the ways to leave the
+/// index out would weaken the check of everything else: `PRAGMA quick_check(TABLE)` per ordinary
+/// table skips the free-list and page-accounting checks (a page claimed by two tables, which a
+/// write would then damage further), and hiding the virtual table from the check takes an unsafe
+/// call into SQLite (`sqlite3_drop_modules`) on the checking connection.
+#[derive(Debug)]
+pub struct IntegrityCheck {
+    path: PathBuf,
+}
+
+/// Why [`IntegrityCheck::run`] did not pass a file.
+#[derive(Debug)]
+pub enum CheckFailed {
+    /// The check found damage, or SQLite cannot read the file as a database. The file is still
+    /// in place: close every connection to it, then [`DamagedFile::move_aside`].
+    Damaged(DamagedFile),
+    /// The check could not run (the file locked or unreadable). Not damage: the file stays.
+    Error(StoreError),
+}
+
+/// A file a check found damaged, not yet moved aside.
+#[derive(Debug)]
+pub struct DamagedFile {
+    path: PathBuf,
+    problems: String,
+}
+
+impl DamagedFile {
+    /// What the check reported.
+    pub fn problems(&self) -> &str {
+        &self.problems
+    }
+
+    /// Moves the file (with its `-wal` and `-shm`) aside as [`Store::open`] does with a damaged
+    /// file, and returns the [`StoreError::Damaged`] that says where it went. While a [`Store`]
+    /// of this process is still open on it, the file is left in place (and the error says so):
+    /// close them first.
+    pub fn move_aside(self) -> StoreError {
+        let open = open_connections(&self.path);
+        if open > 0 {
+            return StoreError::Damaged {
+                path: self.path,
+                moved_to: None,
+                problems: format!(
+                    "{} (not moved aside: {open} connection(s) of this process still had it open)",
+                    self.problems
+                ),
+            };
+        }
+        move_damaged(&self.path, self.problems)
+    }
+}
+
+impl IntegrityCheck {
+    pub(super) fn new(path: &Path) -> IntegrityCheck {
+        IntegrityCheck {
+            path: path.to_path_buf(),
+        }
+    }
+
+    /// Runs `PRAGMA quick_check` on a connection of its own, opened read-only (so that closing it
+    /// never checkpoints into the file) and beside the readers (WAL: it blocks none of them).
+    /// A sound file is remembered as checked for the rest of the process, so that later opens
+    /// ([`Store::open`]) do not check it again.
+    pub fn run(self) -> Result<(), CheckFailed> {
+        let path = self.path.clone();
+        let open_err = |error| StoreError::Open {
+            path: path.clone(),
+            error,
+        };
+        let conn = match Connection::open_with_flags(
+            &self.path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        ) {
+            Ok(conn) => conn,
+            Err(e) if is_damage(&e) => return Err(self.damaged(e.to_string())),
+            Err(e) => return Err(CheckFailed::Error(open_err(e))),
+        };
+        if let Err(e) = conn.busy_timeout(Duration::from_secs(30)) {
+            return Err(CheckFailed::Error(open_err(e)));
+        }
+        let outcome = quick_check(&conn);
+        drop(conn);
+        match outcome {
+            Ok(None) => {
+                mark_checked(&self.path);
+                Ok(())
+            }
+            Ok(Some(problems)) => Err(self.damaged(problems)),
+            Err(e) if is_damage(&e) => Err(self.damaged(e.to_string())),
+            Err(e) => Err(CheckFailed::Error(open_err(e))),
+        }
+    }
+
+    fn damaged(self, problems: String) -> CheckFailed {
+        CheckFailed::Damaged(IntegrityCheck::damaged_file(&self.path, problems))
+    }
+
+    pub(super) fn damaged_file(path: &Path, problems: String) -> DamagedFile {
+        DamagedFile {
+            path: path.to_path_buf(),
+            problems,
+        }
+    }
+}
+
 /// What [`restore`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Restored {
@@ -60,29 +233,29 @@ pub(super) fn is_sqlite_or_empty(path: &Path) -> bool {
 /// [`StoreError::Damaged`] is returned; other failures (a locked or unreadable file) are returned
 /// as they are and leave the file in place, because they are not damage.
 pub(super) fn check_on_open(conn: Connection, path: &Path) -> Result<Connection, StoreError> {
-    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    {
-        let checked = CHECKED.lock().unwrap_or_else(|e| e.into_inner());
-        if checked.as_ref().is_some_and(|s| s.contains(&key)) {
-            return Ok(conn);
-        }
+    if was_checked(path) {
+        return Ok(conn);
     }
     match quick_check(&conn) {
         Ok(None) => {
-            CHECKED
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert_with(HashSet::new)
-                .insert(key);
+            mark_checked(path);
             Ok(conn)
         }
         Ok(Some(problems)) => {
             drop(conn);
-            Err(move_damaged(path, problems))
+            Err(DamagedFile {
+                path: path.to_path_buf(),
+                problems,
+            }
+            .move_aside())
         }
         Err(e) if is_damage(&e) => {
             drop(conn);
-            Err(move_damaged(path, e.to_string()))
+            Err(DamagedFile {
+                path: path.to_path_buf(),
+                problems: e.to_string(),
+            }
+            .move_aside())
         }
         Err(error) => Err(StoreError::Open {
             path: path.to_path_buf(),
@@ -100,7 +273,7 @@ fn quick_check(conn: &Connection) -> Result<Option<String>, rusqlite::Error> {
     Ok((rows != ["ok"]).then(|| rows.join("; ")))
 }
 
-fn is_damage(e: &rusqlite::Error) -> bool {
+pub(super) fn is_damage(e: &rusqlite::Error) -> bool {
     matches!(
         e.sqlite_error_code(),
         Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
@@ -350,7 +523,7 @@ mod tests {
         let path = dir.path().join("subs.opml");
         let text = b"<?xml version=\"1.0\"?><opml version=\"2.0\"><body/></opml>".repeat(50);
         std::fs::write(&path, &text).unwrap();
-        let err = Store::open(&path).err().expect("refused");
+        let err = Store::open(&path).expect_err("refused");
         assert!(matches!(err, StoreError::NotADatabase { .. }), "{err}");
         assert_eq!(std::fs::read(&path).unwrap(), text, "the file is untouched");
         let names: Vec<_> = std::fs::read_dir(dir.path())
@@ -371,7 +544,7 @@ mod tests {
     fn a_database_in_a_folder_that_does_not_exist_is_refused_not_created() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("no").join("such").join("x.db");
-        let err = Store::open(&path).err().expect("refused");
+        let err = Store::open(&path).expect_err("refused");
         assert!(matches!(err, StoreError::NoFolder { .. }), "{err}");
         assert!(!dir.path().join("no").exists(), "no folder created");
         assert!(err.to_string().contains("does not exist"), "{err}");
@@ -408,8 +581,8 @@ mod tests {
         }
         std::fs::write(&path, &bytes).unwrap();
         // The check runs once per process and path: forget that this path was checked.
-        CHECKED.lock().unwrap().take();
-        let err = Store::open(&path).err().expect("refused");
+        forget_checked(&path);
+        let err = Store::open(&path).expect_err("refused");
         assert!(matches!(err, StoreError::Damaged { .. }), "{err}");
         assert!(!path.exists());
         let kept: Vec<_> = std::fs::read_dir(dir.path())
@@ -422,6 +595,103 @@ mod tests {
             std::fs::read(dir.path().join(&kept[0])).unwrap().len(),
             bytes.len()
         );
+    }
+
+    /// A sound pith database at `path` with one feed, forgotten by this process's check (as a
+    /// new start of pith meets it).
+    fn unchecked_database(path: &Path) {
+        Store::open(path)
+            .unwrap()
+            .feed_add("https://example.com/feed.xml", Some("Feed"), None, 1)
+            .unwrap();
+        forget_checked(path);
+    }
+
+    /// Forgets that this process checked `path` (only it: tests run side by side).
+    fn forget_checked(path: &Path) {
+        if let Some(set) = CHECKED.lock().unwrap().as_mut() {
+            set.remove(&file_key(path));
+        }
+    }
+
+    #[test]
+    fn a_file_opened_before_its_check_is_read_only_until_the_check_passes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pith.db");
+        unchecked_database(&path);
+        let Ok(super::super::Opening::Unchecked(mut store, check)) = Store::open_check_later(&path)
+        else {
+            panic!("an existing, current file is opened before its check");
+        };
+        assert_eq!(store.feeds().unwrap().len(), 1, "it reads");
+        let before = std::fs::read(&path).unwrap();
+        assert!(
+            store
+                .feed_add("https://b.test/feed", None, None, 2)
+                .is_err(),
+            "SQLite refuses a write through the unchecked connection"
+        );
+        assert!(store.check_writable().is_err());
+        check.run().expect("a sound file passes");
+        assert!(was_checked(&path));
+        drop(store);
+        assert_eq!(std::fs::read(&path).unwrap(), before, "nothing was written");
+        // Checked now: the next open is the ordinary one, for writing.
+        let Ok(super::super::Opening::Checked(mut store)) = Store::open_check_later(&path) else {
+            panic!("a checked file opens for writing");
+        };
+        store
+            .feed_add("https://b.test/feed", None, None, 2)
+            .unwrap();
+    }
+
+    #[test]
+    fn a_file_the_background_check_finds_damaged_moves_only_once_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pith.db");
+        {
+            let store = Store::open(&path).unwrap();
+            store
+                .conn
+                .execute_batch(
+                    "CREATE TABLE filler (x TEXT);
+                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+                     INSERT INTO filler SELECT hex(randomblob(100)) FROM n;",
+                )
+                .unwrap();
+        }
+        let mut bytes = std::fs::read(&path).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid..mid + 4096].fill(0x5a);
+        std::fs::write(&path, &bytes).unwrap();
+        forget_checked(&path);
+        let Ok(super::super::Opening::Unchecked(store, check)) = Store::open_check_later(&path)
+        else {
+            panic!("opened before its check");
+        };
+        let Err(CheckFailed::Damaged(damaged)) = check.run() else {
+            panic!("the check finds the damage");
+        };
+        assert!(!was_checked(&path));
+        // Not moved while this process still has it open.
+        let again = IntegrityCheck::damaged_file(&path, damaged.problems().to_string());
+        let refused = again.move_aside();
+        assert!(
+            matches!(refused, StoreError::Damaged { moved_to: None, .. }),
+            "{refused}"
+        );
+        assert!(path.exists());
+        drop(store);
+        assert_eq!(open_connections(&path), 0);
+        let moved = damaged.move_aside();
+        let StoreError::Damaged {
+            moved_to: Some(to), ..
+        } = &moved
+        else {
+            panic!("moved aside once closed: {moved}");
+        };
+        assert!(!path.exists());
+        assert_eq!(std::fs::read(to).unwrap(), bytes, "kept as it was found");
     }
 
     #[test]

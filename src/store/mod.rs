@@ -28,7 +28,9 @@ mod settings;
 mod space;
 mod tree;
 
-pub use maintenance::{Restored, restore, verify_backup};
+pub use maintenance::{
+    CheckFailed, DamagedFile, IntegrityCheck, Restored, open_connections, restore, verify_backup,
+};
 
 pub use codecs::PageBytes;
 pub(crate) use codecs::{hash_to_sql, pack_hashes, unpack_hashes};
@@ -185,6 +187,27 @@ pub struct Store {
     batching: bool,
     /// The open batch's transaction, between a batch's first write and its commit.
     open_batch: Option<OpenBatch>,
+    /// The file this connection is counted open on (`maintenance::OPEN_CONNECTIONS`); `None`
+    /// in memory.
+    file: Option<PathBuf>,
+}
+
+/// How [`Store::open_check_later`] opened a file.
+#[derive(Debug)]
+pub enum Opening {
+    /// Checked before it was opened, as [`Store::open`] does, and open for reading and writing:
+    /// the file was new, already checked by this process, or needed a write before it could be
+    /// read (a schema upgrade, a journal not yet in WAL mode).
+    Checked(Store),
+    /// Open read-only and not checked yet: run the check (on a thread of its own) while this
+    /// connection reads, and write only through a connection opened after it passed.
+    Unchecked(Store, IntegrityCheck),
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("file", &self.file).finish()
+    }
 }
 
 impl Store {
@@ -194,18 +217,7 @@ impl Store {
             path: path.to_path_buf(),
             error,
         };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-            && !dir.is_dir()
-        {
-            return Err(StoreError::NoFolder {
-                dir: dir.to_path_buf(),
-            });
-        }
-        if !maintenance::is_sqlite_or_empty(path) {
-            return Err(StoreError::NotADatabase {
-                path: path.to_path_buf(),
-            });
-        }
+        refuse_unusable(path)?;
         let conn = Connection::open(path).map_err(open_err)?;
         // Before anything else reads the file: a damaged one is moved aside and refused.
         let conn = maintenance::check_on_open(conn, path)?;
@@ -221,6 +233,51 @@ impl Store {
             .map_err(open_err)?;
         tune(&conn).map_err(open_err)?;
         Store::init(conn)
+    }
+
+    /// Opens the database at `path` for reading before its integrity check, which the caller runs
+    /// apart ([`IntegrityCheck::run`], on a thread of its own): the window shows its lists while
+    /// a large file is checked. The connection is read-only, so SQLite itself refuses any write
+    /// through it; writes go through a connection opened after the check passed. A file that
+    /// cannot be read without a write first (new, an older schema, not yet in WAL mode) or that
+    /// this process checked already is opened as [`Store::open`] does, checked first.
+    pub fn open_check_later(path: &Path) -> Result<Opening, StoreError> {
+        refuse_unusable(path)?;
+        let has_data = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
+        if !has_data || maintenance::was_checked(path) {
+            return Store::open(path).map(Opening::Checked);
+        }
+        let open_err = |error| StoreError::Open {
+            path: path.to_path_buf(),
+            error,
+        };
+        let flags =
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(open_err)?;
+        // The file's header says whether it can be read as it is; a damaged header is damage.
+        let as_is = (|| {
+            let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+            let journal: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
+            Ok::<_, rusqlite::Error>(
+                version == SCHEMA_VERSION && journal.eq_ignore_ascii_case("wal"),
+            )
+        })();
+        match as_is {
+            Ok(true) => {}
+            Ok(false) => {
+                drop(conn);
+                return Store::open(path).map(Opening::Checked);
+            }
+            Err(e) if maintenance::is_damage(&e) => {
+                drop(conn);
+                return Err(IntegrityCheck::damaged_file(path, e.to_string()).move_aside());
+            }
+            Err(e) => return Err(open_err(e)),
+        }
+        conn.busy_timeout(std::time::Duration::from_secs(30))
+            .map_err(open_err)?;
+        let store = Store::init(conn)?;
+        Ok(Opening::Unchecked(store, IntegrityCheck::new(path)))
     }
 
     /// Opens a fresh database in memory (evaluation runs and tests).
@@ -252,10 +309,18 @@ impl Store {
             "CREATE TEMP TABLE IF NOT EXISTS fts_pending (
                  rowid INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL)",
         )?;
+        let file = conn
+            .path()
+            .filter(|p| !p.is_empty())
+            .map(|p| maintenance::file_key(Path::new(p)));
+        if let Some(key) = &file {
+            maintenance::connection_opened(key);
+        }
         let mut store = Store {
             conn,
             batching: false,
             open_batch: None,
+            file,
         };
         store.migrate()?;
         Ok(store)
@@ -468,7 +533,30 @@ impl Drop for Store {
         // A batch still open when its connection goes is committed: its writes were each
         // complete, and the caller only forgot the last commit (or unwound past it).
         let _ = self.commit_open();
+        if let Some(key) = &self.file {
+            // Counted closed before the connection itself closes (fields drop after this): a
+            // damaged file is moved only by the thread that dropped its last store, after it did.
+            maintenance::connection_closed(key);
+        }
     }
+}
+
+/// Refuses, before SQLite touches it, a path whose folder does not exist (pith creates only its
+/// own data folder) and a file that is not an SQLite database (never opened, never moved).
+fn refuse_unusable(path: &Path) -> Result<(), StoreError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return Err(StoreError::NoFolder {
+            dir: dir.to_path_buf(),
+        });
+    }
+    if !maintenance::is_sqlite_or_empty(path) {
+        return Err(StoreError::NotADatabase {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(())
 }
 
 /// Performance settings of a file database's connection (the speed work of issue 7; kept apart
@@ -560,7 +648,7 @@ mod tests {
                 .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
                 .unwrap();
         }
-        let err = Store::open(&path).err().unwrap();
+        let err = Store::open(&path).unwrap_err();
         assert!(matches!(err, StoreError::TooNew { .. }), "{err}");
         assert!(path.exists());
     }

@@ -13,7 +13,7 @@ use crate::ui::layout::PaneWidths;
 use crate::ui::pins::PinRow;
 use crate::ui::schedule::Schedule;
 use crate::ui::sidebar::{FeedProgress, Source};
-use crate::ui::worker::{Config, Job, Worker};
+use crate::ui::worker::{Config, Job, PickFor, Worker};
 
 mod manage;
 mod panes;
@@ -138,6 +138,15 @@ pub struct App {
     pub unsubscribing: Option<FeedId>,
     /// The OPML file typed in the settings dialog, to export to.
     export_path: String,
+    /// Whether the database passed its integrity check (run in the background while the lists
+    /// show): until it has, nothing may write to it, so refreshes and subscriptions wait.
+    store_checked: bool,
+    /// A refresh asked for before the check passed (`Some(None)`: every feed).
+    refresh_after_check: Option<Option<Vec<FeedId>>>,
+    /// Addresses to subscribe to once the check passed.
+    subscribe_after_check: Vec<String>,
+    /// The system's file dialog is open for this.
+    picking: Option<PickFor>,
 }
 
 impl App {
@@ -192,12 +201,25 @@ impl App {
             moving: None,
             unsubscribing: None,
             export_path: String::new(),
+            store_checked: false,
+            refresh_after_check: None,
+            subscribe_after_check: Vec::new(),
+            picking: None,
         }
     }
 
-    /// No job is waiting for an answer and no refresh runs: what tests and benchmarks wait for.
+    /// No job is waiting for an answer, no refresh runs, and the database's check is over: what
+    /// tests and benchmarks wait for.
     pub fn is_idle(&self) -> bool {
-        self.worker.is_some() && self.pending == 0 && self.refresh.is_none()
+        self.worker.is_some()
+            && self.pending == 0
+            && self.refresh.is_none()
+            && (self.store_checked || self.store_error.is_some())
+    }
+
+    /// Whether the database passed its integrity check, so that the window writes to it.
+    pub fn store_checked(&self) -> bool {
+        self.store_checked
     }
 
     /// Whether the first list has arrived.
@@ -389,6 +411,27 @@ impl App {
         if self.refresh.is_some() {
             return;
         }
+        if !self.store_checked {
+            // A refresh writes from connections of its own: it waits for the check.
+            self.refresh_after_check = Some(match (self.refresh_after_check.take(), only) {
+                (None, only) => only,
+                (Some(Some(mut before)), Some(more)) => {
+                    before.extend(more);
+                    before.sort_unstable();
+                    before.dedup();
+                    Some(before)
+                }
+                // Every feed, asked for now or before.
+                (Some(None), _) | (Some(Some(_)), None) => None,
+            });
+            // A status already there stays (the import's count, told just before the check's
+            // end was heard): the refresh is still promised, and starts all the same.
+            if self.store_error.is_none() && self.status.is_none() {
+                self.status =
+                    Some("Checking the database; the refresh starts once it is done.".into());
+            }
+            return;
+        }
         if let Some(worker) = &self.worker {
             self.refresh = Some(RefreshState::default());
             self.progress.clear();
@@ -401,6 +444,13 @@ impl App {
     pub fn subscribe(&mut self, url: String) {
         let url = url.trim().to_string();
         if url.is_empty() {
+            return;
+        }
+        if !self.store_checked {
+            self.status = Some(format!(
+                "Checking the database; subscribing to {url} once it is done."
+            ));
+            self.subscribe_after_check.push(url);
             return;
         }
         if let Some(worker) = &self.worker {
@@ -416,6 +466,83 @@ impl App {
         let path = path.trim();
         if !path.is_empty() {
             self.send(Job::ImportOpml { path: path.into() });
+        }
+    }
+
+    /// The check passed: what waited for it starts.
+    fn on_check_passed(&mut self) {
+        self.store_checked = true;
+        let subscribe = std::mem::take(&mut self.subscribe_after_check);
+        let refresh = self.refresh_after_check.take();
+        self.drop_after_check();
+        // The refresh first: a refresh is refused while one runs, and a subscription counts as
+        // one (it refreshes its new feed), so after the subscriptions the refresh would be lost.
+        // A subscription goes ahead beside a running refresh, as it does at any time.
+        if let Some(only) = refresh {
+            self.start_refresh(only);
+        }
+        for url in subscribe {
+            self.subscribe(url);
+        }
+    }
+
+    /// Forgets the refresh and subscriptions that waited for a check which will not pass (the
+    /// database could not be used), with the status that promised them.
+    fn drop_after_check(&mut self) {
+        self.refresh_after_check = None;
+        self.subscribe_after_check.clear();
+        if self
+            .status
+            .as_deref()
+            .is_some_and(|s| s.starts_with("Checking the database"))
+        {
+            self.status = None;
+        }
+    }
+
+    /// Opens the system's file dialog for `purpose` on a thread of its own; the path comes back
+    /// as a reply ([`App::on_picked`]).
+    pub fn browse(&mut self, purpose: PickFor) {
+        if self.picking.is_some() {
+            return;
+        }
+        if let Some(worker) = &self.worker {
+            self.picking = Some(purpose);
+            worker.pick_file(purpose);
+        }
+    }
+
+    /// Whether a file dialog is open (its Browse buttons wait).
+    pub fn picking(&self) -> bool {
+        self.picking.is_some()
+    }
+
+    /// A file picked in the dialog: the import or export runs with it, and its field shows it.
+    fn on_picked(&mut self, purpose: PickFor, path: Option<std::path::PathBuf>) {
+        self.picking = None;
+        let Some(path) = path else {
+            // rfd answers nothing both for a cancelled dialog and for none at all (no portal,
+            // no zenity), so the message fits either.
+            self.status = Some(
+                "No file chosen. If no dialog opened, there is no system file dialog here: \
+                 type a path."
+                    .into(),
+            );
+            return;
+        };
+        let text = path.display().to_string();
+        match purpose {
+            PickFor::ImportOpml => {
+                self.welcome.opml.clone_from(&text);
+                if let Some(add) = &mut self.add {
+                    add.opml.clone_from(&text);
+                }
+                self.import_opml(text);
+            }
+            PickFor::ExportOpml => {
+                self.export_path = text;
+                self.manage(crate::ui::worker::Manage::ExportOpml(path));
+            }
         }
     }
 

@@ -56,3 +56,43 @@ pub fn step_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App)
 pub fn has_label_containing(h: &Harness<'static, App>, text: &str) -> bool {
     h.query_all_by_label_contains(text).next().is_some()
 }
+
+/// A gate a test holds the window's integrity check at (`Config::before_check`), and opens.
+#[derive(Clone, Default)]
+pub struct CheckGate(std::sync::Arc<(std::sync::Mutex<(bool, bool)>, std::sync::Condvar)>);
+
+impl CheckGate {
+    /// The hook: says the check is about to run, then waits until the test opens the gate.
+    pub fn hook(&self) -> pith::ui::worker::Hook {
+        let gate = self.clone();
+        pith::ui::worker::Hook(std::sync::Arc::new(move || {
+            let (state, changed) = &*gate.0;
+            let mut s = state.lock().unwrap();
+            s.0 = true;
+            changed.notify_all();
+            while !s.1 {
+                s = changed.wait(s).unwrap();
+            }
+        }))
+    }
+
+    pub fn reached(&self) -> bool {
+        self.0.0.lock().unwrap().0
+    }
+
+    pub fn open(&self) {
+        let (state, changed) = &*self.0;
+        state.lock().unwrap().1 = true;
+        changed.notify_all();
+    }
+}
+
+/// Steps frames until the window's check has reached `gate` (and waits there).
+pub fn step_until_check_held(h: &mut Harness<'static, App>, gate: &CheckGate) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !gate.reached() {
+        assert!(Instant::now() < deadline, "the check never started");
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}

@@ -213,6 +213,8 @@ impl App {
         let mut minutes = self.refresh_minutes();
         let before = minutes;
         let mut export: Option<std::path::PathBuf> = None;
+        let mut browse = false;
+        let picking = self.picking.is_some();
         egui::Window::new("Settings")
             .open(&mut open)
             .collapsible(false)
@@ -252,10 +254,18 @@ impl App {
                     if ui.button("Export OPML").clicked() && !self.export_path.trim().is_empty() {
                         export = Some(self.export_path.trim().into());
                     }
+                    browse = super::screens::browse_button(
+                        ui,
+                        picking,
+                        "Choose where to write it in a file dialog",
+                    );
                 });
             });
         if let Some(path) = export {
             self.manage(Manage::ExportOpml(path));
+        }
+        if browse {
+            self.browse(crate::ui::worker::PickFor::ExportOpml);
         }
         if minutes != before {
             self.set_refresh_minutes(minutes);

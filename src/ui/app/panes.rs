@@ -295,6 +295,8 @@ impl App {
             let mut open = true;
             let mut subscribe = None;
             let mut import = None;
+            let mut browse = false;
+            let picking = self.picking.is_some();
             if let Some(add) = &mut self.add {
                 egui::Window::new("Add a feed")
                     .open(&mut open)
@@ -321,6 +323,11 @@ impl App {
                             if ui.button("Import").clicked() {
                                 import = Some(add.opml.clone());
                             }
+                            browse = super::screens::browse_button(
+                                ui,
+                                picking,
+                                "Choose the OPML file in a file dialog",
+                            );
                         });
                     });
             }
@@ -332,6 +339,9 @@ impl App {
             }
             if let Some(path) = import {
                 self.import_opml(path);
+            }
+            if browse {
+                self.browse(crate::ui::worker::PickFor::ImportOpml);
             }
         }
     }

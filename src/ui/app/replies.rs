@@ -12,13 +12,20 @@ impl App {
     pub(super) fn apply(&mut self, ctx: &egui::Context, reply: Reply) {
         let answer = !matches!(
             reply,
-            Reply::Refresh(_) | Reply::RefreshEnded(_) | Reply::Subscribed(_)
+            Reply::Refresh(_)
+                | Reply::RefreshEnded(_)
+                | Reply::Subscribed(_)
+                | Reply::CheckPassed
+                | Reply::Picked { .. }
+                | Reply::StoreUnavailable { .. }
         );
         if answer {
             self.pending = self.pending.saturating_sub(1);
         }
         match reply {
             Reply::Feeds(Ok(feeds)) => self.feeds = Some(feeds),
+            Reply::CheckPassed => self.on_check_passed(),
+            Reply::Picked { purpose, path } => self.on_picked(purpose, path),
             Reply::StoreUnavailable {
                 message,
                 fresh_start,
@@ -27,6 +34,9 @@ impl App {
                 self.store_error = Some(message);
                 self.fresh_start = fresh_start;
                 self.restorable = restorable;
+                // What waited for the check never runs on this database: the status bar must not
+                // go on promising it.
+                self.drop_after_check();
             }
             Reply::Feeds(Err(e)) => {
                 self.feeds.get_or_insert_with(Vec::new);

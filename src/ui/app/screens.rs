@@ -19,6 +19,10 @@ impl App {
         self.open = None;
         self.status = None;
         self.settings_loaded = false;
+        self.store_checked = false;
+        self.refresh_after_check = None;
+        self.subscribe_after_check.clear();
+        self.picking = None;
     }
 
     /// Puts the restore's outcome in place once its thread is done.
@@ -116,6 +120,8 @@ impl App {
         let add = &mut self.welcome;
         let mut subscribe = None;
         let mut import = None;
+        let mut browse = false;
+        let picking = self.picking.is_some();
         ui.vertical_centered(|ui| {
             ui.set_max_width(520.0);
             ui.horizontal(|ui| {
@@ -146,6 +152,7 @@ impl App {
                 if ui.button("Import OPML").clicked() {
                     import = Some(add.opml.clone());
                 }
+                browse = browse_button(ui, picking, "Choose the OPML file in a file dialog");
             });
         });
         if let Some(url) = subscribe {
@@ -154,5 +161,16 @@ impl App {
         if let Some(path) = import {
             self.import_opml(path);
         }
+        if browse {
+            self.browse(crate::ui::worker::PickFor::ImportOpml);
+        }
     }
+}
+
+/// The "Browse…" button beside a typed OPML path: it opens the system's file dialog (disabled
+/// while one is open). True when clicked.
+pub(super) fn browse_button(ui: &mut Ui, picking: bool, hover: &str) -> bool {
+    ui.add_enabled(!picking, egui::Button::new("Browse…"))
+        .on_hover_text(hover)
+        .clicked()
 }

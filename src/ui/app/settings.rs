@@ -83,7 +83,9 @@ impl App {
             return;
         }
         let now = Instant::now();
+        // Not before the database's check passed: the round waits (and is not counted as run).
         if self.refresh.is_none()
+            && self.store_checked
             && let Some(feeds) = &self.feeds
             && !feeds.is_empty()
         {
