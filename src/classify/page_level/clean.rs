@@ -73,6 +73,8 @@ const FURNITURE_LINES: &[&str] = &[
     "tweet",
     "print",
     "click to expand",
+    // The same toggle once a long quotation is open (XenForo).
+    "click to shrink",
     "email",
 ];
 

@@ -794,7 +794,7 @@ fn a_reply_quoting_a_post_above_does_not_repeat_it() {
                     would like to know whether a bigger panel is the fix or a bad idea.</p>";
     let quote = format!(
         "<blockquote class=bbCodeBlock--quote><div>member0 said:</div>{original}\
-         <div>Click to expand...</div></blockquote>"
+         <div>Click to expand...</div><div>Click to shrink...</div></blockquote>"
     );
     let replies: String = (1..5)
         .map(|n| {
@@ -823,6 +823,7 @@ fn a_reply_quoting_a_post_above_does_not_repeat_it() {
         assert!(has(&k, &format!("Reply {n}: ")), "{k:?}");
     }
     assert!(!has(&k, "Click to expand"), "{k:?}");
+    assert!(!has(&k, "Click to shrink"), "{k:?}");
     // A quotation that repeats nothing is the article's own text.
     let html = format!(
         "<html><body><div class=story><h1>Town hall</h1>{}<blockquote><p>We will not raise \
