@@ -575,12 +575,7 @@ fn stored_item(db: &Path, id: i64) -> (bool, bool) {
 fn the_list_shows_before_the_database_check_ends_and_nothing_writes_until_it_passes() {
     let dir = tempfile::tempdir().unwrap();
     let (db, fixture) = unchecked_fixture(dir.path(), 3);
-    let gate = window_harness::CheckGate::default();
-    let mut config = Config::new(db.clone());
-    config.before_check = Some(gate.hook());
-    let mut h = Harness::builder()
-        .with_size([1400.0, 1000.0])
-        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(config));
+    let (mut h, gate) = window_harness::harness_held(&db, [1400.0, 1000.0]);
 
     // The feeds and the list come while the check is held.
     step_until(&mut h, "the list shows", |app| {
@@ -654,12 +649,7 @@ fn damage_found_by_the_background_check_leads_to_the_damage_screen_and_the_file_
     bytes[at..at + usize::try_from(page_size).unwrap()].fill(0x5a);
     std::fs::write(&db, &bytes).unwrap();
 
-    let gate = window_harness::CheckGate::default();
-    let mut config = Config::new(db.clone());
-    config.before_check = Some(gate.hook());
-    let mut h = Harness::builder()
-        .with_size([1400.0, 1000.0])
-        .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(config));
+    let (mut h, gate) = window_harness::harness_held(&db, [1400.0, 1000.0]);
     step_until(&mut h, "the list shows", |app| app.rows_loaded());
     assert!(h.state().store_error.is_none());
     assert_eq!(h.state().rows.len(), 3);

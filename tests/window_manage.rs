@@ -8,7 +8,7 @@ mod common;
 use common::server::{Reply, Server, article, rss};
 use common::window_fixture as fx;
 use common::window_harness::{
-    CheckGate, harness_sized, harness_with, has_label_containing, settle, step_until,
+    harness_held, harness_sized, harness_with, has_label_containing, settle, step_until,
     step_until_check_held,
 };
 use egui_kittest::kittest::Queryable;
@@ -318,10 +318,7 @@ fn the_refresh_waits_for_the_database_check() {
     let (dir, built, _) = subscribed(&server, "30");
     let db = dir.path().join("copy.db");
     std::fs::copy(&built, &db).unwrap();
-    let gate = CheckGate::default();
-    let mut config = Config::new(db.clone());
-    config.before_check = Some(gate.hook());
-    let mut h = harness_with(config, SIZE);
+    let (mut h, gate) = harness_held(&db, SIZE);
     step_until(&mut h, "the feeds show", |app| {
         app.feeds.as_ref().is_some_and(|f| f.len() == 1) && app.rows_loaded()
     });
@@ -464,10 +461,7 @@ fn a_refresh_and_a_subscription_held_by_the_check_both_run_once_it_passes() {
     let (dir, built, _) = subscribed(&server, "30");
     let db = dir.path().join("copy.db");
     std::fs::copy(&built, &db).unwrap();
-    let gate = CheckGate::default();
-    let mut config = Config::new(db.clone());
-    config.before_check = Some(gate.hook());
-    let mut h = harness_with(config, SIZE);
+    let (mut h, gate) = harness_held(&db, SIZE);
     step_until(&mut h, "the feeds show", |app| {
         app.feeds.as_ref().is_some_and(|f| f.len() == 1) && app.rows_loaded()
     });
@@ -511,10 +505,7 @@ fn a_refresh_of_some_feeds_held_by_the_check_stays_a_refresh_of_those_feeds() {
         .unwrap();
     let db = dir.path().join("copy.db");
     std::fs::copy(&built, &db).unwrap();
-    let gate = CheckGate::default();
-    let mut config = Config::new(db.clone());
-    config.before_check = Some(gate.hook());
-    let mut h = harness_with(config, SIZE);
+    let (mut h, gate) = harness_held(&db, SIZE);
     step_until(&mut h, "the feeds show", |app| {
         app.feeds.as_ref().is_some_and(|f| f.len() == 2) && app.rows_loaded()
     });

@@ -557,31 +557,35 @@ mod tests {
         assert!(!dir.path().join("no").exists(), "no folder created");
     }
 
+    /// A pith database at `path` with a filler table, `pragmas` run first, then scribbled over in
+    /// the middle of the file (where the filler's b-tree pages are), and forgotten by this
+    /// process's once-per-path check. Returns the damaged file's bytes.
+    fn damaged_in_the_middle(path: &Path, pragmas: &str) -> Vec<u8> {
+        {
+            let store = Store::open(path).unwrap();
+            store
+                .conn
+                .execute_batch(&format!(
+                    "{pragmas}
+                     CREATE TABLE filler (x TEXT);
+                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+                     INSERT INTO filler SELECT hex(randomblob(100)) FROM n;"
+                ))
+                .unwrap();
+        }
+        let mut bytes = std::fs::read(path).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid..mid + 4096].fill(0x5a);
+        std::fs::write(path, &bytes).unwrap();
+        forget_checked(path);
+        bytes
+    }
+
     #[test]
     fn a_damaged_page_is_found_and_the_file_kept() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("pith.db");
-        {
-            let store = Store::open(&path).unwrap();
-            store
-                .conn
-                .execute_batch(
-                    "PRAGMA journal_mode = DELETE;
-                     CREATE TABLE filler (x TEXT);
-                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
-                     INSERT INTO filler SELECT hex(randomblob(100)) FROM n;",
-                )
-                .unwrap();
-        }
-        // Scribble over the middle of the file, where the filler's b-tree pages are.
-        let mut bytes = std::fs::read(&path).unwrap();
-        let mid = bytes.len() / 2;
-        for b in &mut bytes[mid..mid + 4096] {
-            *b = 0x5a;
-        }
-        std::fs::write(&path, &bytes).unwrap();
-        // The check runs once per process and path: forget that this path was checked.
-        forget_checked(&path);
+        let bytes = damaged_in_the_middle(&path, "PRAGMA journal_mode = DELETE;");
         let err = Store::open(&path).expect_err("refused");
         assert!(matches!(err, StoreError::Damaged { .. }), "{err}");
         assert!(!path.exists());
@@ -649,22 +653,7 @@ mod tests {
     fn a_file_the_background_check_finds_damaged_moves_only_once_closed() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("pith.db");
-        {
-            let store = Store::open(&path).unwrap();
-            store
-                .conn
-                .execute_batch(
-                    "CREATE TABLE filler (x TEXT);
-                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
-                     INSERT INTO filler SELECT hex(randomblob(100)) FROM n;",
-                )
-                .unwrap();
-        }
-        let mut bytes = std::fs::read(&path).unwrap();
-        let mid = bytes.len() / 2;
-        bytes[mid..mid + 4096].fill(0x5a);
-        std::fs::write(&path, &bytes).unwrap();
-        forget_checked(&path);
+        let bytes = damaged_in_the_middle(&path, "");
         let Ok(super::super::Opening::Unchecked(store, check)) = Store::open_check_later(&path)
         else {
             panic!("opened before its check");

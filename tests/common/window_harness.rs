@@ -23,6 +23,15 @@ pub fn harness_with(config: Config, size: [f32; 2]) -> Harness<'static, App> {
         .build_ui_state(|ui, app: &mut App| app.show(ui), App::new(config))
 }
 
+/// A window of `size` over the database at `db` whose integrity check waits at `CheckGate` until
+/// the test opens it.
+pub fn harness_held(db: &Path, size: [f32; 2]) -> (Harness<'static, App>, CheckGate) {
+    let gate = CheckGate::default();
+    let mut config = Config::new(db.to_path_buf());
+    config.before_check = Some(gate.hook());
+    (harness_with(config, size), gate)
+}
+
 /// Steps frames until every question the window asked its workers is answered.
 pub fn settle(h: &mut Harness<'static, App>) {
     let deadline = Instant::now() + Duration::from_secs(30);

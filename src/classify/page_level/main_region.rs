@@ -21,7 +21,7 @@ use html5ever::local_name;
 use super::clean;
 use super::select::NodeFacts;
 use super::stats::Stats;
-use super::widen::{COMMENT_WORDS, ancestor_mark, is_furniture_element};
+use super::widen::{ancestor_mark, is_furniture_element, names_comment};
 use super::{ArticleExtraction, Outside, Pick};
 use crate::dom::{Dom, NodeId};
 use crate::page::{BlockKind, Page};
@@ -169,11 +169,7 @@ impl<'d> SetApart<'d> {
         let mark = ancestor_mark(dom, &mut self.cache, id, self.region, |n| {
             if is_furniture_element(dom, n) {
                 2
-            } else if facts
-                .hint(n)
-                .negative
-                .is_some_and(|w| COMMENT_WORDS.contains(&w))
-            {
+            } else if names_comment(facts, n) {
                 3
             } else {
                 1

@@ -119,18 +119,21 @@ fn prose_per_node(
 
 /// Negative class words that mark a comment thread: the prose a news story's page holds beside
 /// the story, often more of it than the story.
-pub(super) const COMMENT_WORDS: &[&str] = &["comment", "disqus"];
+const COMMENT_WORDS: &[&str] = &["comment", "disqus"];
+
+/// True when the element's own class or id names a comment thread (see [`COMMENT_WORDS`]).
+pub(super) fn names_comment(facts: &mut NodeFacts<'_>, node: NodeId) -> bool {
+    facts
+        .hint(node)
+        .negative
+        .is_some_and(|w| COMMENT_WORDS.contains(&w))
+}
 
 /// True when `node` is in a comment (by its class, or as one of many alike items with bylines).
 fn around_an_article(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>, node: NodeId) -> bool {
     let mut at = Some(node);
     while let Some(n) = at {
-        if facts.is_repeated_item(stats, n)
-            || facts
-                .hint(n)
-                .negative
-                .is_some_and(|w| COMMENT_WORDS.contains(&w))
-        {
+        if facts.is_repeated_item(stats, n) || names_comment(facts, n) {
             return true;
         }
         at = page.dom.parent(n);
@@ -295,12 +298,7 @@ fn remarks_on_posts(
             if n == region {
                 break;
             }
-            if dom.is_element(n)
-                && facts
-                    .hint(n)
-                    .negative
-                    .is_some_and(|w| COMMENT_WORDS.contains(&w))
-            {
+            if dom.is_element(n) && names_comment(facts, n) {
                 boxes[index] = Some(n);
                 any = true;
                 break;

@@ -370,6 +370,17 @@ mod tests {
         db
     }
 
+    /// A worker on `db` whose integrity check waits until the returned sender is dropped.
+    fn held_check(db: &std::path::Path) -> (Worker, mpsc::Sender<()>) {
+        let (release, held) = mpsc::channel::<()>();
+        let held = std::sync::Mutex::new(held);
+        let mut config = Config::new(db.to_path_buf());
+        config.before_check = Some(Hook(Arc::new(move || {
+            let _ = held.lock().unwrap().recv();
+        })));
+        (Worker::start(config, egui::Context::default()), release)
+    }
+
     /// Replies until `done` says enough, or `None` after ten seconds.
     fn replies_until(worker: &Worker, done: impl Fn(&[Reply]) -> bool) -> Option<Vec<Reply>> {
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -450,14 +461,7 @@ mod tests {
     #[test]
     fn search_answers_before_the_check_passes() {
         let dir = tempfile::tempdir().unwrap();
-        let db = unchecked_database(dir.path());
-        let (release, held) = mpsc::channel::<()>();
-        let held = std::sync::Mutex::new(held);
-        let mut config = Config::new(db);
-        config.before_check = Some(Hook(Arc::new(move || {
-            let _ = held.lock().unwrap().recv();
-        })));
-        let worker = Worker::start(config, egui::Context::default());
+        let (worker, release) = held_check(&unchecked_database(dir.path()));
         worker.send(Job::Search {
             query: "story".into(),
             generation: 1,
@@ -478,14 +482,7 @@ mod tests {
     #[test]
     fn the_writes_held_by_the_check_are_done_before_the_window_hears_it_passed() {
         let dir = tempfile::tempdir().unwrap();
-        let db = unchecked_database(dir.path());
-        let (release, held) = mpsc::channel::<()>();
-        let held = std::sync::Mutex::new(held);
-        let mut config = Config::new(db);
-        config.before_check = Some(Hook(Arc::new(move || {
-            let _ = held.lock().unwrap().recv();
-        })));
-        let worker = Worker::start(config, egui::Context::default());
+        let (worker, release) = held_check(&unchecked_database(dir.path()));
         worker.send(Job::Feeds);
         let feed = match replies_until(&worker, |r| r.iter().any(|r| matches!(r, Reply::Feeds(_))))
             .expect("the feeds")
