@@ -375,6 +375,18 @@ impl Dom {
         self.elements_by_name(name).next()
     }
 
+    /// The document's `<body>`: where the HTML parser puts it (a child of `<html>`, which is a
+    /// child of the document), else the first `<body>` in document order. The same element as
+    /// `first_element_by_name("body")` without walking the whole `<head>` before it: signatures
+    /// are looked up from it on every page of a known site.
+    pub fn body(&self) -> Option<NodeId> {
+        let is = |id: NodeId, name: &str| self.element_name(id) == Some(name);
+        self.children(self.root())
+            .find(|&c| is(c, "html"))
+            .and_then(|html| self.children(html).find(|&c| is(c, "body")))
+            .or_else(|| self.first_element_by_name("body"))
+    }
+
     /// All elements reachable from the root with local name `name`, in document order.
     pub fn elements_by_name<'a>(&'a self, name: &'a str) -> impl Iterator<Item = NodeId> + 'a {
         self.descendants(self.root())

@@ -6,6 +6,8 @@
 //! down to the document's leaf, one node per URL-key segment.
 
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 use std::fmt;
 
 use crate::page::BlockHash;
@@ -187,7 +189,7 @@ pub struct NodeStats {
     /// `n_s`: documents inserted under this node.
     pub support: u32,
     /// `c(b)` for the hashes asked about; a hash absent here has count 0.
-    pub counts: HashMap<BlockHash, u32>,
+    pub counts: FxHashMap<BlockHash, u32>,
     /// The site's memory here, as a read asked for it (`store::MemoryRead`): its most counted
     /// keys, with how many documents under this node had each. What the keys mean is
     /// `classify::site`'s (the site-aware rule lists its container signatures here).

@@ -326,7 +326,7 @@ fn label(variant: Variant, content: bool, why: String) -> Label {
         },
         reason: Reason::Page {
             extractor: variant.name(),
-            why,
+            why: why.into(),
         },
     }
 }

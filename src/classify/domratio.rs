@@ -297,7 +297,7 @@ impl Stats {
 
 /// The root of the method's tree: `<body>`, else the document node.
 fn body(dom: &Dom) -> NodeId {
-    dom.first_element_by_name("body").unwrap_or(dom.root())
+    dom.body().unwrap_or(dom.root())
 }
 
 /// Whether `ancestor` is a proper ancestor of `id`.
@@ -656,7 +656,7 @@ fn label_blocks(page: &Page, sel: &Selection, stats: &Stats) -> Vec<Label> {
                 },
                 reason: Reason::Page {
                     extractor: NAME,
-                    why,
+                    why: why.into(),
                 },
             }
         })

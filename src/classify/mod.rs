@@ -10,6 +10,7 @@ pub mod page_level;
 pub mod signature;
 pub mod site;
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::page::{Block, BlockKind, Page};
@@ -117,13 +118,15 @@ pub enum Reason {
         /// The extractor's method name (as in [`Method`]'s display).
         extractor: &'static str,
         /// What it saw, in a few words (e.g. `outside the main container`, `link density 0.8`).
-        why: String,
+        /// Most reasons are fixed words shared by many blocks: borrowed, they cost a page's
+        /// hundreds of labels no allocation.
+        why: Cow<'static, str>,
     },
     /// A tree method was asked for a page without a URL, so without a tree: the page-level
     /// extractor `pith-page` decided instead.
     NoTree {
         /// What `pith-page` saw (its reason, without the extractor's name).
-        why: String,
+        why: Cow<'static, str>,
     },
     /// The user pinned this block of the site to a verdict; the pin overrides every rule.
     Pinned {

@@ -28,6 +28,8 @@ mod select;
 mod stats;
 mod widen;
 
+use std::borrow::Cow;
+
 use self::select::{Choice, NodeFacts};
 use self::stats::Stats;
 use crate::classify::{Label, Reason, Verdict};
@@ -281,7 +283,7 @@ fn relabel(
         .enumerate()
         .map(|(index, (pick, old))| match pick {
             _ if Some(index) == headline => page_label(Verdict::Content, HEADLINE.into()),
-            Pick::Keep(why) => page_label(Verdict::Content, why),
+            Pick::Keep(why) => page_label(Verdict::Content, why.into()),
             Pick::Drop(why) => page_label(Verdict::Boilerplate, why.into()),
             Pick::Outside => match outside {
                 Outside::Goes(why) if old.is_content() => {
@@ -416,7 +418,7 @@ fn stands_out(stats: &Stats, choice: &Choice) -> bool {
     words >= MIN_CONTAINER_WORDS
 }
 
-fn page_label(verdict: Verdict, why: String) -> Label {
+fn page_label(verdict: Verdict, why: Cow<'static, str>) -> Label {
     Label {
         verdict,
         reason: Reason::Page {
@@ -484,7 +486,7 @@ fn from_containers(
             if let Some(r) = at.checked_sub(1).and_then(|i| removals.get(i))
                 && pre < r.end
             {
-                return page_label(Verdict::Boilerplate, r.reason.clone());
+                return page_label(Verdict::Boilerplate, r.reason.clone().into());
             }
             if comments.as_ref().is_some_and(|c| c.contains(&index)) {
                 return page_label(Verdict::Boilerplate, COMMENTS.into());
@@ -492,13 +494,13 @@ fn from_containers(
             if !list && block.words > 0 && block.link_density() >= LINK_LINE {
                 return page_label(
                     Verdict::Boilerplate,
-                    format!("removed: link text ({:.2})", block.link_density()),
+                    format!("removed: link text ({:.2})", block.link_density()).into(),
                 );
             }
             if clean::is_furniture_line(block) {
                 return page_label(Verdict::Boilerplate, "removed: furniture line".into());
             }
-            page_label(Verdict::Content, inside[container].clone())
+            page_label(Verdict::Content, inside[container].clone().into())
         })
         .collect();
     if is_teaser_page(page, &labels) {
@@ -620,7 +622,8 @@ fn fallback(page: &Page, stats: &Stats) -> ArticleExtraction {
                         "fallback: long low-link text ({} words, links {:.2})",
                         block.words,
                         block.link_density()
-                    ),
+                    )
+                    .into(),
                 )
             } else {
                 page_label(

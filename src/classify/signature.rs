@@ -99,7 +99,7 @@ fn path(dom: &Dom, node: NodeId, with_id: bool) -> Option<String> {
 /// Every element of `dom` whose signature is `wanted`, found by walking down from `<body>` one step
 /// at a time (no signature is computed for elements off the path).
 pub fn find(dom: &Dom, wanted: &str) -> Vec<NodeId> {
-    let Some(body) = dom.first_element_by_name("body") else {
+    let Some(body) = dom.body() else {
         return Vec::new();
     };
     let steps: Vec<&str> = wanted.split('/').collect();

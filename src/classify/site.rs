@@ -92,6 +92,7 @@ pub fn deciding_node(branch: &Branch) -> Option<&NodeStats> {
 pub fn agreed_container(page: &Page, branch: &Branch) -> Option<Agreement> {
     // The nodes of a branch mostly share their signatures: each is looked up in the page once.
     let mut found: HashMap<&str, Option<(u32, NodeId)>> = HashMap::new();
+    let mut words = SubtreeWords::default();
     for node in branch
         .nodes
         .iter()
@@ -105,7 +106,7 @@ pub fn agreed_container(page: &Page, branch: &Branch) -> Option<Agreement> {
             let best = *found.entry(sig.as_str()).or_insert_with(|| {
                 signature::find(&page.dom, sig)
                     .into_iter()
-                    .map(|n| (words_inside(page, n), n))
+                    .map(|n| (words.inside(page, n), n))
                     .max()
             });
             if let Some((words, element)) = best
@@ -131,13 +132,28 @@ pub fn agreed_container(page: &Page, branch: &Branch) -> Option<Agreement> {
     None
 }
 
-/// Words of the blocks inside `node`.
-fn words_inside(page: &Page, node: NodeId) -> u32 {
-    page.blocks
-        .iter()
-        .filter(|b| b.node == node || page.dom.ancestors(b.node).any(|a| a == node))
-        .map(|b| b.words)
-        .sum()
+/// Words of the blocks inside a node, from each node's own blocks' words (put on their nodes
+/// on first use): a site's signatures are looked up on every page of it, and each match is
+/// weighed by its words.
+#[derive(Default)]
+struct SubtreeWords(Vec<u32>);
+
+impl SubtreeWords {
+    /// Words of the blocks inside `node`.
+    fn inside(&mut self, page: &Page, node: NodeId) -> u32 {
+        if self.0.is_empty() {
+            self.0 = vec![0; page.dom.len()];
+            for block in &page.blocks {
+                if let Some(w) = self.0.get_mut(block.node as usize) {
+                    *w += block.words;
+                }
+            }
+        }
+        std::iter::once(node)
+            .chain(page.dom.descendants(node))
+            .filter_map(|n| self.0.get(n as usize))
+            .sum()
+    }
 }
 
 fn label(verdict: Verdict, why: String) -> Label {
@@ -145,7 +161,7 @@ fn label(verdict: Verdict, why: String) -> Label {
         verdict,
         reason: Reason::Page {
             extractor: NAME,
-            why,
+            why: why.into(),
         },
     }
 }
@@ -168,8 +184,12 @@ fn looks_like_byline_or_date(text: &str) -> bool {
     if text.split_whitespace().nth(MAX_BYLINE_WORDS).is_some() {
         return false;
     }
-    let first = first.trim_end_matches([':', ',']).to_lowercase();
-    BYLINE_OPENERS.contains(&first.as_str()) || text.chars().any(|c| c.is_ascii_digit())
+    // The openers are ASCII, and no other letter lower-cases to one of theirs.
+    let first = first.trim_end_matches([':', ',']);
+    BYLINE_OPENERS
+        .iter()
+        .any(|opener| first.eq_ignore_ascii_case(opener))
+        || text.bytes().any(|b| b.is_ascii_digit())
 }
 
 /// Whether `node` is one of `containers` or inside one.
@@ -185,6 +205,7 @@ fn inside_any(page: &Page, node: NodeId, containers: &[NodeId]) -> bool {
 fn prose_outside(page: &Page, labels: &[Label], containers: &[NodeId]) -> Vec<(usize, SlotKey)> {
     let mut found: Vec<(usize, SlotKey)> = Vec::new();
     let mut crowded: Vec<SlotKey> = Vec::new();
+    // Every block before the first one inside the containers is outside them.
     let article_starts = page
         .blocks
         .iter()
@@ -198,7 +219,6 @@ fn prose_outside(page: &Page, labels: &[Label], containers: &[NodeId]) -> Vec<(u
             || block.kind == BlockKind::Image
             || block.words < MIN_SLOT_WORDS
             || f64::from(block.link_words) > MAX_SLOT_LINK_SHARE * f64::from(block.words)
-            || inside_any(page, block.node, containers)
         {
             continue;
         }
@@ -366,10 +386,10 @@ pub fn finish(page: &Page, branch: &Branch, draft: Draft<'_>) -> Vec<Label> {
             let count = decider.count(&block.hash);
             // A headline repeats too, as the link text other pages of the site point to it with;
             // counting cannot tell the two apart, so the headline is never template text.
-            if !is_headline(&base_label)
-                && !looks_like_byline_or_date(&block.text)
-                && count >= template_count.max(2)
+            if count >= template_count.max(2)
                 && count > 1
+                && !is_headline(&base_label)
+                && !looks_like_byline_or_date(&block.text)
             {
                 return label(
                     Verdict::Boilerplate,

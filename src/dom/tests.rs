@@ -255,3 +255,26 @@ fn fifty_megabyte_page() {
     let dom = parse_timed("50 MB page", &html);
     assert!(dom.len() > 1_000_000);
 }
+
+#[test]
+fn body_is_the_parsers_body_or_none() {
+    for html in [
+        "<p>no tags around</p>",
+        "<html><head><title>t</title><script>var body;</script><meta name=body></head><body class=x><p>a</p></body></html>",
+        "<body><svg><body></body></svg></body>",
+        "<html><body><template><body></body></template><p>a</p></body></html>",
+    ] {
+        let dom = Dom::parse(html);
+        let body = dom.body();
+        assert!(body.is_some(), "{html}");
+        assert_eq!(body, dom.first_element_by_name("body"), "{html}");
+        assert_eq!(
+            dom.parent(body.unwrap()).and_then(|p| dom.element_name(p)),
+            Some("html")
+        );
+    }
+    // A frameset document has no body.
+    let dom = Dom::parse("<html><frameset><frame src=a></frameset></html>");
+    assert_eq!(dom.body(), None);
+    assert_eq!(dom.first_element_by_name("body"), None);
+}

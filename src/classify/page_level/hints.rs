@@ -183,7 +183,12 @@ fn for_each_token(value: &str, mut f: impl FnMut(&str)) {
                 token.clear();
             }
             prev_lower = c.is_lowercase() || c.is_ascii_digit();
-            token.extend(c.to_lowercase());
+            // Class names are nearly all ASCII: no case tables for them.
+            if c.is_ascii() {
+                token.push(c.to_ascii_lowercase());
+            } else {
+                token.extend(c.to_lowercase());
+            }
         } else {
             if !token.is_empty() {
                 f(&token);
@@ -269,7 +274,7 @@ fn attr_words(value: &str) -> (bool, Option<&'static str>) {
 /// once: a page repeats the same few class names on hundreds of elements.
 #[derive(Debug, Default)]
 pub(super) struct AttrWords<'a> {
-    seen: std::collections::HashMap<&'a str, (bool, Option<&'static str>)>,
+    seen: rustc_hash::FxHashMap<&'a str, (bool, Option<&'static str>)>,
 }
 
 impl<'a> AttrWords<'a> {

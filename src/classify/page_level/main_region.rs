@@ -215,7 +215,7 @@ mod tests {
         )
     }
 
-    fn label(verdict: Verdict, why: &str) -> Label {
+    fn label(verdict: Verdict, why: &'static str) -> Label {
         Label {
             verdict,
             reason: Reason::Page {
@@ -231,7 +231,7 @@ mod tests {
     fn after_first_with(
         html: &str,
         kept: &[&str],
-        removed: Option<(&str, &str)>,
+        removed: Option<(&str, &'static str)>,
     ) -> (Page, ArticleExtraction) {
         let base = Url::parse("https://example.com/science").ok();
         let page = page_from_html(html, base.as_ref());
@@ -333,7 +333,7 @@ mod tests {
         anglers along the northern bank.</p><p>The next survey, in the spring, will count the \
         otters that came back to the lower river after an absence of twenty years.</p>";
 
-    fn article_kept(html: &str, removed: Option<(&str, &str)>) -> usize {
+    fn article_kept(html: &str, removed: Option<(&str, &'static str)>) -> usize {
         let (page, x) = after_first_with(
             html,
             &["count found", "Officials credited", "The next survey"],

@@ -119,6 +119,12 @@ impl Stats {
                     };
                     a.end = counter;
                     let a = *a;
+                    // A subtree without blocks, list items or controls (every text node, most
+                    // empty elements) adds nothing to its parent: half the page's nodes.
+                    let empty = a.first_block == u32::MAX && a.list_items == 0 && a.controls == 0;
+                    if empty {
+                        continue;
+                    }
                     if let Some(p) = dom.parent(id).and_then(|p| agg.get_mut(p as usize)) {
                         p.words += a.words;
                         p.link_words += a.link_words;
@@ -179,10 +185,14 @@ pub(super) fn looks_like_byline(block: &Block) -> bool {
     }
     let text = block.text.as_str();
     let bytes = text.as_bytes();
+    // Clock times and dates need a digit: most short lines (menus, buttons) have none, and are
+    // spared the searches for them.
+    let digits = bytes.iter().any(u8::is_ascii_digit);
     // A clock time: digit, colon, two digits.
-    let clock = bytes.windows(4).any(|w| {
-        w[0].is_ascii_digit() && w[1] == b':' && w[2].is_ascii_digit() && w[3].is_ascii_digit()
-    });
+    let clock = digits
+        && bytes.windows(4).any(|w| {
+            w[0].is_ascii_digit() && w[1] == b':' && w[2].is_ascii_digit() && w[3].is_ascii_digit()
+        });
     if clock {
         return true;
     }
@@ -192,7 +202,7 @@ pub(super) fn looks_like_byline(block: &Block) -> bool {
     {
         return true;
     }
-    bytes.iter().any(u8::is_ascii_digit)
+    digits
         && text
             .split(|c: char| !c.is_alphabetic())
             .any(|w| w.len() >= 3 && is_month_word(w))
@@ -287,6 +297,33 @@ mod tests {
     fn byline(text: &str) -> bool {
         let page = page_from_html(&format!("<html><body><p>{text}</p></body></html>"), None);
         looks_like_byline(&page.blocks[0])
+    }
+
+    #[test]
+    fn sums_reach_the_root_through_subtrees_without_text() {
+        // Controls and list items in boxes that hold no text still count at every ancestor;
+        // the words of the one paragraph reach the body through a text-free sibling's parent.
+        let page = page_from_html(
+            "<html><body><div id=outer><form><span><input><button></button></span></form>\
+             <ul><li></li><li><img src=a.png></li></ul>\
+             <section><p>Seven words of text in this paragraph.</p></section></div></body></html>",
+            None,
+        );
+        let stats = Stats::compute(&page);
+        let outer = page
+            .dom
+            .descendants(page.dom.root())
+            .find(|&n| page.dom.attr(n, "id") == Some("outer"))
+            .unwrap();
+        let body = page.dom.body().unwrap();
+        for node in [outer, body] {
+            let a = stats.get(node);
+            assert_eq!(a.controls, 2);
+            assert_eq!(a.list_items, 2);
+            assert_eq!(a.words, 7);
+            assert_eq!(a.blocks, 1);
+            assert_eq!(a.images, 1);
+        }
     }
 
     #[test]

@@ -3,6 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rustc_hash::FxHashMap;
+
 use rusqlite::{OptionalExtension, params};
 
 use super::*;
@@ -106,9 +108,9 @@ impl Store {
         let mut get_full = self
             .conn
             .prepare_cached("SELECT hash FROM tree_counter WHERE node = ?1")?;
-        let mut own_counts = |node: &BranchNode| -> Result<HashMap<BlockHash, u32>, StoreError> {
+        let mut own_counts = |node: &BranchNode| -> Result<FxHashMap<BlockHash, u32>, StoreError> {
             let node_id = node.id;
-            let mut counts = HashMap::with_capacity(unique.len());
+            let mut counts = FxHashMap::with_capacity_and_hasher(unique.len(), Default::default());
             // Full rows count as the node's support (see `count_doc`).
             let support = u32::try_from(node.support).unwrap_or(0);
             let mut full = get_full.query([full_key(node_id)?])?;
@@ -145,7 +147,7 @@ impl Store {
                 node.id, node.support
             ))
         };
-        let this_doc = || -> HashMap<BlockHash, u32> {
+        let this_doc = || -> FxHashMap<BlockHash, u32> {
             unique
                 .iter()
                 .filter(|h| own_set.binary_search(h).is_ok())
@@ -154,11 +156,11 @@ impl Store {
         };
         // Counters from the leaf up: a node without rows of its own has its child's counters on
         // this branch (all its documents are under it), or, with one document, this document's.
-        let mut counts_up: Vec<HashMap<BlockHash, u32>> = Vec::with_capacity(chain.len());
+        let mut counts_up: Vec<FxHashMap<BlockHash, u32>> = Vec::with_capacity(chain.len());
         match counted {
             _ if unique.is_empty() => {
                 // Asked for the branch's outline only (supports and memory).
-                counts_up.resize_with(chain.len(), HashMap::new);
+                counts_up.resize_with(chain.len(), FxHashMap::default);
             }
             CountsAt::Every => {
                 for (i, link) in chain.iter().enumerate() {
@@ -176,7 +178,7 @@ impl Store {
                 }
             }
             CountsAt::DeepestAbove(min_support) => {
-                counts_up.resize_with(chain.len(), HashMap::new);
+                counts_up.resize_with(chain.len(), FxHashMap::default);
                 if let Some(wanted) = chain
                     .iter()
                     .position(|l| u32::try_from(l.node.support).unwrap_or(u32::MAX) > min_support)
