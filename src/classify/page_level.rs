@@ -76,12 +76,12 @@ pub fn extract(page: &Page) -> ArticleExtraction {
 pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtraction {
     with_scores(page, |stats, facts, scores| {
         let choice = select::choose(page, stats, facts, scores).filter(|c| stands_out(stats, c));
-        let choice = choice.map(|c| product_column(page, stats, c));
+        let choice = choice.map(|c| product_column(page, stats, facts, c));
         let first = match choice {
             Some(choice) => from_containers(page, stats, facts, &choice),
-            None => fallback(page, stats),
+            None => fallback(page, stats, facts),
         };
-        let (first, settled) = follow_declared_body(page, stats, first, entry_text);
+        let (first, settled) = follow_declared_body(page, stats, facts, first, entry_text);
         if settled {
             return first;
         }
@@ -102,6 +102,7 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
 fn follow_declared_body(
     page: &Page,
     stats: &Stats,
+    facts: &mut NodeFacts<'_>,
     first: ArticleExtraction,
     entry_text: Option<&str>,
 ) -> (ArticleExtraction, bool) {
@@ -127,7 +128,7 @@ fn follow_declared_body(
         select::describe(&page.dom, region),
         declared::AGREES * 100.0
     );
-    let headline = headline(page, stats, &[region]);
+    let headline = headline(page, stats, facts, &[region]);
     let picks = verdicts
         .into_iter()
         .map(|verdict| match verdict {
@@ -197,7 +198,7 @@ fn grid_if_no_article(
         grid.words,
         kept_words
     );
-    let headline = headline(page, stats, &[grid.parent]);
+    let headline = headline(page, stats, facts, &[grid.parent]);
     let picks = grid::keep(page, stats, &grid, &why);
     let outside = if has_article {
         Outside::KeepsItsLabel
@@ -328,7 +329,7 @@ fn widen_if_starved(
     ) else {
         return first;
     };
-    let headline = headline(page, stats, &[widening.region]);
+    let headline = headline(page, stats, facts, &[widening.region]);
     let picks = widen::keep(page, stats, facts, &widening, &first.labels);
     let labels = relabel(
         picks,
@@ -378,10 +379,15 @@ pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
 /// and the page's headline (the product's name): a shop's page splits the product into a
 /// column of parts (name, price, features, specifications, description) of which the scores
 /// find only the longest, the description.
-fn product_column(page: &Page, stats: &Stats, mut choice: Choice) -> Choice {
+fn product_column(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    mut choice: Choice,
+) -> Choice {
     let mut containers = vec![choice.main];
     containers.extend(choice.siblings.iter().copied());
-    let Some(name) = headline(page, stats, &containers)
+    let Some(name) = headline(page, stats, facts, &containers)
         .and_then(|h| page.blocks.get(h))
         .filter(|b| b.kind == BlockKind::Heading(1))
     else {
@@ -446,7 +452,7 @@ fn from_containers(
         removals.retain(|r| !r.reason.starts_with(clean::LINK_DENSE_REMOVAL));
     }
     let main_name = select::describe(dom, choice.main);
-    let headline = headline(page, stats, &containers);
+    let headline = headline(page, stats, facts, &containers);
     let comments = comments_span(page, stats, choice.main, choice.core);
     // The content reasons depend on the container only: formatted once each, not per block.
     let inside: Vec<String> = containers
@@ -606,8 +612,8 @@ fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
 
 /// Block-level fallback for pages where no container stands out: long, low-link text blocks and
 /// the headline.
-fn fallback(page: &Page, stats: &Stats) -> ArticleExtraction {
-    let headline = headline(page, stats, &[]);
+fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExtraction {
+    let headline = headline(page, stats, facts, &[]);
     let labels = page
         .blocks
         .iter()
@@ -668,7 +674,12 @@ fn words(text: &str) -> Vec<String> {
 /// The index of the headline block: a heading (or short block) whose words are the page title's,
 /// nearest before or inside the containers; else the first `<h1>` inside them, else the last
 /// `<h1>` before them.
-fn headline(page: &Page, stats: &Stats, containers: &[NodeId]) -> Option<usize> {
+fn headline(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    containers: &[NodeId],
+) -> Option<usize> {
     let start = containers
         .iter()
         .map(|&c| stats.get(c).first_block)
@@ -679,7 +690,10 @@ fn headline(page: &Page, stats: &Stats, containers: &[NodeId]) -> Option<usize> 
         .map(|&c| stats.get(c).end_block)
         .max()
         .unwrap_or(0) as usize;
-    let title: Vec<String> = words(&page.title);
+    let title = facts.title_words.get_or_insert_with(|| words(&page.title));
+    if facts.title_scores.len() != page.blocks.len() {
+        facts.title_scores = vec![f32::NAN; page.blocks.len()];
+    }
     let mut best: Option<(usize, f32)> = None;
     for (index, block) in page.blocks.iter().enumerate() {
         if !containers.is_empty() && index >= end.max(start) {
@@ -690,7 +704,15 @@ fn headline(page: &Page, stats: &Stats, containers: &[NodeId]) -> Option<usize> 
             continue;
         }
         let needed = if heading { 0.8 } else { 0.95 };
-        let score = title_match(block, &title, needed);
+        // `needed` depends on the block alone, so a block's score serves every later search.
+        let score = match facts.title_scores[index] {
+            known if !known.is_nan() => known,
+            _ => {
+                let score = title_match(block, title, needed);
+                facts.title_scores[index] = score;
+                score
+            }
+        };
         if score >= needed && best.is_none_or(|(_, s)| score >= s) {
             best = Some((index, score));
         }

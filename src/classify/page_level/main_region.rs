@@ -116,7 +116,7 @@ pub(super) fn if_starved(
             Pick::Keep(why.clone())
         })
         .collect();
-    let headline = super::headline(page, stats, &[region]);
+    let headline = super::headline(page, stats, facts, &[region]);
     let labels = super::relabel(
         picks,
         first.labels,

@@ -38,6 +38,11 @@ pub(super) struct NodeFacts<'a> {
     repeated: Vec<u8>,
     /// 0 = not computed, else [`KNOWN`] with the context bits of the node and its ancestors.
     negative_context: Vec<u8>,
+    /// Per block, how well it matches the page's title (`NaN` = not computed): the headline is
+    /// looked for several times per page, over overlapping ranges of blocks.
+    pub title_scores: Vec<f32>,
+    /// The page title's words, lower-cased, once asked for.
+    pub title_words: Option<Vec<String>>,
 }
 
 impl<'a> NodeFacts<'a> {
@@ -49,6 +54,8 @@ impl<'a> NodeFacts<'a> {
             attr_words: hints::AttrWords::default(),
             repeated: vec![0; dom.len()],
             negative_context: vec![0; dom.len()],
+            title_scores: Vec::new(),
+            title_words: None,
         }
     }
 
@@ -98,11 +105,10 @@ impl<'a> NodeFacts<'a> {
             node = self.dom.parent(n);
         }
         for &n in path.iter().rev() {
-            if self.dom.is_element(n) {
+            if self.dom.is_element(n) && self.hint(n).is_negative() {
                 let a = stats.get(n);
                 let wrapper = (a.blocks + a.images) * 10 >= total_blocks * 9;
-                let hint = self.hint(n);
-                if !wrapper && hint.is_negative() {
+                if !wrapper {
                     bits |= NEGATIVE;
                     if hints::names_consent(self.dom, n) {
                         bits |= CONSENT;
