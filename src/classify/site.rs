@@ -365,6 +365,13 @@ pub fn finish(page: &Page, branch: &Branch, draft: Draft<'_>) -> Vec<Label> {
                 (seen >= slot_needed && new).then_some((i, key, seen))
             })
             .collect();
+    // Said of every block the site's container keeps: formatted once.
+    let agreed = agreement.as_ref().map(|a| {
+        format!(
+            "in the site's article container {} ({} of {} pages at {})",
+            a.signature, a.count, a.support, a.tree_node
+        )
+    });
     page.blocks
         .iter()
         .zip(base.into_owned().labels)
@@ -405,14 +412,8 @@ pub fn finish(page: &Page, branch: &Branch, draft: Draft<'_>) -> Vec<Label> {
                     format!("repeated link ({count} pages at {})", decider.path),
                 );
             }
-            match &agreement {
-                Some(a) => label(
-                    Verdict::Content,
-                    format!(
-                        "in the site's article container {} ({} of {} pages at {}); {}",
-                        a.signature, a.count, a.support, a.tree_node, base_label.reason
-                    ),
-                ),
+            match &agreed {
+                Some(agreed) => label(Verdict::Content, format!("{agreed}; {}", base_label.reason)),
                 None => base_label,
             }
         })
