@@ -295,6 +295,8 @@ impl App {
         self.generation += 1;
         self.loading_more = false;
         self.pending_step = None;
+        // The rows held until the answer may be another list's: no page may follow them.
+        self.list_more = false;
         let generation = self.generation;
         match (&self.source, self.list_filter()) {
             (_, Some(filter)) => {
