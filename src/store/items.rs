@@ -181,10 +181,9 @@ fn merge_into(tx: &Connection, failed: ItemId, into: ItemId) -> Result<(), Store
 }
 
 /// Appends what an item list asks for to a query over [`item_source`] that ends in a `WHERE`
-/// clause:
-/// the feed (bound as `?1`, NULL for every feed), unread, starred, where the page starts (after
-/// the date `?2` and id `?3`, both NULL for the first page), newest first, the limit. Bind the
-/// three with [`filter_params`].
+/// clause: the feed (bound as `?1`, NULL for every feed), unread, starred, where the page starts
+/// (after the date `?2` and id `?3`, both NULL for the first page), newest first, the limit. Bind
+/// the three with [`filter_params`].
 ///
 /// The order is the index `item_by_date`'s (and, for unread and starred lists, that of the
 /// partial indexes `item_unread_by_date` and `item_starred_by_date`), so a page with a limit
