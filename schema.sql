@@ -1,4 +1,4 @@
--- pith's database schema, version 5 (kept in PRAGMA user_version).
+-- pith's database schema, version 6 (kept in PRAGMA user_version).
 -- The whole current schema: a fresh database runs this file; older databases are upgraded in place
 -- by the migrations in src/store/mod.rs. All SQL of the program lives in src/store/ and here.
 
@@ -125,6 +125,15 @@ CREATE INDEX IF NOT EXISTS item_by_link ON item (link);
 -- The retention policy's walk (since version 5): the items it may delete, read or unread, oldest
 -- first, without reading the starred ones it keeps forever (src/store/retention.rs).
 CREATE INDEX IF NOT EXISTS item_for_retention ON item (starred, read, added);
+-- Item lists, newest first (since version 6): a list is read a page at a time, and each page
+-- seeks to where the last one ended in the list's own order (src/store/item_rows.rs), reading its
+-- rows and no others. The rowid (the id, the order's second key) ends every index. The unread and
+-- starred lists each have their own, so that a page of them never walks past the items they
+-- leave out.
+CREATE INDEX IF NOT EXISTS item_by_date ON item (coalesce(published, added));
+CREATE INDEX IF NOT EXISTS item_unread_by_date ON item (coalesce(published, added)) WHERE read = 0;
+CREATE INDEX IF NOT EXISTS item_starred_by_date ON item (coalesce(published, added))
+    WHERE starred = 1;
 
 -- Every entry a feed has listed, by the paper's identity hash (title, description, publication
 -- date), and the item it became. An entry seen once is never fetched again. When retention deletes

@@ -123,6 +123,12 @@ pub const MAX_AUTODISCOVERY_BYTES: usize = 512 * 1024;
 /// feeds (and so hosts) are in flight to keep the workers busy despite per-host politeness.
 pub const MAX_REFRESH_HELD_BYTES: usize = 48 * 1024 * 1024;
 
+/// How many rows of an item list are read at a time: the window's list asks for the next page as
+/// the user scrolls or steps near the end of what it holds, and `pith items` prints a page before
+/// it reads the next. A few screenfuls (a screen shows 20 to 40 rows): one page is read in about
+/// a millisecond whatever the database's size, and moving down the list rarely waits for one.
+pub const LIST_PAGE_ROWS: usize = 200;
+
 /// The SQLite page cache of each refresh worker's connection, in KB (see
 /// `Store::tune_for_refresh`). One connection serves all workers of a refresh.
 pub const REFRESH_CACHE_KB: u32 = 32 * 1024;

@@ -725,3 +725,88 @@ fn a_check_that_stops_on_a_bug_ends_in_an_error_not_in_checking_for_ever() {
     );
     assert!(db.exists(), "the file stays where it is");
 }
+
+/// A window over the 12 fixture articles and `bulk` archived items (older than the articles),
+/// settled: its list holds the first page.
+fn open_long_list(
+    bulk: usize,
+    prepare: impl FnOnce(&Path),
+) -> (tempfile::TempDir, Harness<'static, App>) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    let fixture = fx::build(&db, 12);
+    fx::add_bulk_items(&db, fixture.feed, bulk);
+    prepare(&db);
+    let mut h = harness(&db);
+    settle(&mut h);
+    (dir, h)
+}
+
+/// The list is read a page at a time: scrolled near the end of the first page, it loads the
+/// next one (on the worker), and then the rest; the status bar counts the whole list from the
+/// start, not the rows loaded.
+#[test]
+fn the_list_loads_its_next_page_when_scrolled_near_its_end() {
+    let page = pith::limits::LIST_PAGE_ROWS;
+    let total = 12 + 2 * page + 50;
+    let (_dir, mut h) = open_long_list(total - 12, |_| {});
+    assert_eq!(h.state().rows.len(), page, "the first page only");
+    assert!(h.state().list_more());
+    assert_eq!(h.state().list_total(), Some(total as u64));
+    assert!(has_label_containing(&h, &format!("{total} items")));
+    // Wheel down over the list until every page is in.
+    h.hover_at(egui::pos2(400.0, 500.0));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while h.state().rows.len() < total {
+        assert!(
+            Instant::now() < deadline,
+            "the list stopped at {} rows",
+            h.state().rows.len()
+        );
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -2000.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    settle(&mut h);
+    assert!(!h.state().list_more());
+    // Every item once, newest first: the pages follow one another without a gap or a repeat.
+    let rows = &h.state().rows;
+    let ids: std::collections::HashSet<_> = rows.iter().map(|r| r.id).collect();
+    assert_eq!(ids.len(), total);
+    assert!(rows.windows(2).all(|w| w[0].key() > w[1].key()));
+}
+
+/// Keys move past the loaded rows: `n` with no unread item among them asks for the next pages
+/// until it finds one (the oldest item, on the last page) rather than saying none is left.
+#[test]
+fn keys_move_past_the_first_page_of_the_list() {
+    let page = pith::limits::LIST_PAGE_ROWS;
+    let total = 12 + 2 * page + 50;
+    let mut oldest = 0;
+    let (_dir, mut h) = open_long_list(total - 12, |db| {
+        let mut store = pith::store::Store::open(db).unwrap();
+        store.set_read(pith::store::ItemScope::All, true).unwrap();
+        oldest = store
+            .item_by_link("https://www.examplenews.com/archive/0")
+            .unwrap()
+            .unwrap();
+        store
+            .set_read(pith::store::ItemScope::Item(oldest), false)
+            .unwrap();
+    });
+    assert_eq!(h.state().rows.len(), page);
+    h.key_press(egui::Key::N);
+    step_until(
+        &mut h,
+        "n reaches the unread item on the last page",
+        |app| app.selected_item() == Some(oldest),
+    );
+    assert_eq!(h.state().selected, Some(total - 1));
+    assert_ne!(h.state().status.as_deref(), Some("No unread items left."));
+}

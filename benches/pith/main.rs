@@ -6,6 +6,7 @@
 
 mod datasets;
 mod items;
+mod lists;
 mod peers;
 mod pipeline;
 mod quality;
@@ -36,6 +37,9 @@ enum Which {
     /// A simulated year of arrivals under the retention policy (`--feeds`, `--per-day`,
     /// `--days`, `--classify-every`): file size, search and ingest times through the year.
     Year,
+    /// Search and the item list's pages on a database of user 2's size, built fast
+    /// (`--out FILE`, `--feeds`, `--pages` items: 368,000 unless given).
+    Lists,
 }
 
 /// Command-line options (after `cargo bench --bench pith --`).
@@ -142,6 +146,9 @@ fn main() -> anyhow::Result<()> {
     };
     if matches!(args.which, Which::Quality) {
         return quality::run(&args, &root, &names);
+    }
+    if matches!(args.which, Which::Lists) {
+        return lists::run(&args);
     }
     let pages = datasets::load(&root, &names, args.limit);
     anyhow::ensure!(

@@ -4,21 +4,49 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use pith::store::{ItemFilter, ItemInfo, ItemScope, SearchHit};
+use pith::store::{ItemFilter, ItemInfo, ItemScope, ListKey, SearchHit};
 
 use super::open::{find_feed, open_store};
 use super::output::output;
 use super::words::when;
 
 /// Lists the items `filter` selects, newest first; `feed` (id or URL) narrows it to one feed.
+/// Read a page at a time ([`pith::limits::LIST_PAGE_ROWS`]), each printed before the next is
+/// read: the first lines come at once however many items there are, and memory stays bounded.
 pub fn list(db: Option<PathBuf>, feed: Option<&str>, filter: ItemFilter) -> Result<()> {
     let store = open_store(db)?;
     let feed = feed.map(|f| find_feed(&store, f)).transpose()?;
-    let filter = ItemFilter {
-        feed: feed.map(|f| f.id),
-        ..filter
+    let mut out = output();
+    // `filter.limit` 0: every item.
+    let mut left = if filter.limit == 0 {
+        usize::MAX
+    } else {
+        filter.limit
     };
-    print_items(&mut output(), &store.items(&filter)?)?;
+    let mut after = None;
+    while left > 0 {
+        let page = ItemFilter {
+            feed: feed.as_ref().map(|f| f.id),
+            limit: left.min(pith::limits::LIST_PAGE_ROWS),
+            after,
+            ..filter
+        };
+        let items = store.items(&page)?;
+        print_items(&mut out, &items)?;
+        // The end is an empty page, not a short one: an item deleted by a refresh between a
+        // page's two reads shortens it.
+        let Some(last) = items.last() else { break };
+        left = left.saturating_sub(items.len());
+        let key = ListKey {
+            date: last.published.unwrap_or(last.added),
+            id: last.id,
+        };
+        // Each page ends below the last one; one that did not would be read again for ever.
+        if after.is_some_and(|a| key >= a) {
+            break;
+        }
+        after = Some(key);
+    }
     Ok(())
 }
 

@@ -111,6 +111,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 unread,
                 starred,
                 limit,
+                after: None,
             };
             items::list(db, feed.as_deref(), filter)
         }

@@ -69,6 +69,23 @@ const FEED_SELECT: &str = "SELECT f.id, f.url, f.title, f.site_url, f.etag, f.la
         f.folder, f.name
     FROM feed f";
 
+/// Every subscription with its counts: [`FEED_SELECT`]'s columns, with the unread counts of all
+/// feeds found in one pass over the unread items (the index of unread items, then each one's
+/// entries) rather than one join per feed over every item it lists. At 368,000 items, 32,000 of
+/// them unread, the list took 0.7-0.8 s the other way and 0.08 s this way; it is the window's
+/// feeds pane, asked for at every refresh's feed.
+const FEEDS_SELECT: &str = "SELECT f.id, f.url, f.title, f.site_url, f.etag, f.last_modified,
+        f.last_refresh, f.last_ok, f.last_error, f.retry_after,
+        (SELECT count(DISTINCT e.item) FROM feed_entry e WHERE e.feed = f.id AND e.item <> 0),
+        coalesce(u.unread, 0),
+        f.folder, f.name
+    FROM feed f LEFT JOIN (
+        SELECT e.feed AS feed, count(DISTINCT e.item) AS unread
+        FROM item i INDEXED BY item_unread_by_date JOIN feed_entry e ON e.item = i.id
+        WHERE i.read = 0 GROUP BY e.feed
+    ) u ON u.feed = f.id
+    ORDER BY f.id";
+
 impl Store {
     /// Subscribes to `url` (with an optional title, e.g. from OPML). Returns the feed and whether
     /// it is new; subscribing twice is harmless.
@@ -124,9 +141,7 @@ impl Store {
 
     /// Every subscription with its counts, in order of subscription.
     pub fn feeds(&self) -> Result<Vec<FeedInfo>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!("{FEED_SELECT} ORDER BY f.id"))?;
+        let mut stmt = self.conn.prepare_cached(FEEDS_SELECT)?;
         let rows = stmt.query_map([], feed_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
@@ -220,5 +235,62 @@ impl Store {
             .execute(params![id, now, error, retry_after])?;
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{EntryRef, ItemScope, NewItem};
+
+    /// Every feed's counts in the list are its own: an item listed by two feeds counts in both,
+    /// an item a feed lists twice (an edited entry) once, read items are not unread, and a feed
+    /// with nothing unread says 0. The list agrees with each feed read alone.
+    #[test]
+    fn the_list_of_feeds_counts_each_feeds_items_and_unread_ones() {
+        let mut store = Store::open_in_memory().unwrap();
+        let (a, _) = store.feed_add("https://a.test/f", None, None, 0).unwrap();
+        let (b, _) = store.feed_add("https://b.test/f", None, None, 0).unwrap();
+        let (c, _) = store.feed_add("https://c.test/f", None, None, 0).unwrap();
+        let mut ids = Vec::new();
+        for (i, feed) in [a, a, a, b, c].into_iter().enumerate() {
+            let identity = format!("entry {i}");
+            let link = format!("https://a.test/{i}");
+            let item = NewItem {
+                link: &link,
+                title: "T",
+                summary: None,
+                published: None,
+                added: 0,
+            };
+            let entry = EntryRef {
+                feed,
+                identity: &identity,
+            };
+            ids.push(
+                store
+                    .item_store_failed(&entry, &item, "", "failed")
+                    .unwrap(),
+            );
+        }
+        // Item 0 is also b's; a lists item 1 a second time.
+        for (feed, identity, item) in [(b, "shared", ids[0]), (a, "edited", ids[1])] {
+            store
+                .entry_link(&EntryRef { feed, identity }, item)
+                .unwrap();
+        }
+        store.set_read(ItemScope::Item(ids[2]), true).unwrap();
+        store.set_read(ItemScope::Item(ids[4]), true).unwrap();
+        let counts: Vec<(FeedId, u32, u32)> = store
+            .feeds()
+            .unwrap()
+            .iter()
+            .map(|f| (f.id, f.items, f.unread))
+            .collect();
+        assert_eq!(counts, [(a, 3, 2), (b, 2, 2), (c, 1, 0)]);
+        for (id, items, unread) in counts {
+            let alone = store.feed(id).unwrap().unwrap();
+            assert_eq!((alone.items, alone.unread), (items, unread));
+        }
     }
 }

@@ -8,6 +8,7 @@ use super::codecs::PageBytes;
 use super::entries::{EntryRef, link_entry};
 use super::feeds::FeedId;
 use super::images::{NewImage, link_known_images, store_images};
+use super::item_rows::ListKey;
 use super::pages::insert_page_rows;
 use super::search::{delete_fts, insert_fts};
 use super::{Store, StoreError};
@@ -109,6 +110,9 @@ pub struct ItemFilter {
     pub starred: bool,
     /// At most this many (0: no limit).
     pub limit: usize,
+    /// Only the items after this one in the list's order (newest first): the next page of a
+    /// list read a page at a time, `None` for its first page.
+    pub after: Option<ListKey>,
 }
 
 /// The outcome of storing a fetched entry.
@@ -176,9 +180,38 @@ fn merge_into(tx: &Connection, failed: ItemId, into: ItemId) -> Result<(), Store
     delete_items(tx, &[failed])
 }
 
-/// Appends what an item list asks for to a query over `item i` that ends in a `WHERE` clause:
-/// the feed (bound as `?1`, NULL for every feed), unread, starred, newest first, the limit.
+/// Appends what an item list asks for to a query over [`item_source`] that ends in a `WHERE`
+/// clause: the feed (bound as `?1`, NULL for every feed), unread, starred, where the page starts
+/// (after the date `?2` and id `?3`, both NULL for the first page), newest first, the limit. Bind
+/// the three with [`filter_params`].
+///
+/// The order is the index `item_by_date`'s (and, for unread and starred lists, that of the
+/// partial indexes `item_unread_by_date` and `item_starred_by_date`), so a page with a limit
+/// reads its own rows and no others, however many items the database holds; a page starts where
+/// the last one ended (a keyset, not an offset, which would read every row before it).
 pub(crate) fn push_item_filter(sql: &mut String, filter: &ItemFilter) {
+    push_item_where(sql, filter);
+    sql.push_str(" ORDER BY coalesce(i.published, i.added) DESC, i.id DESC");
+    if filter.limit > 0 {
+        sql.push_str(&format!(" LIMIT {}", filter.limit));
+    }
+}
+
+/// The table an item list reads, with the index it must walk: left to itself, SQLite's planner
+/// (without statistics) took the starred items from the retention policy's index and sorted
+/// them at every page. A feed's list is its entries' items, sorted: a feed lists a few thousand
+/// at most, where walking the whole list's index for them would read every item of every feed.
+pub(crate) fn item_source(filter: &ItemFilter) -> &'static str {
+    match (filter.feed, filter.starred, filter.unread) {
+        (Some(_), _, _) => "item i",
+        (None, true, _) => "item i INDEXED BY item_starred_by_date",
+        (None, false, true) => "item i INDEXED BY item_unread_by_date",
+        (None, false, false) => "item i INDEXED BY item_by_date",
+    }
+}
+
+/// [`push_item_filter`]'s conditions alone, without the order and the limit.
+pub(crate) fn push_item_where(sql: &mut String, filter: &ItemFilter) {
     if filter.feed.is_some() {
         sql.push_str(" AND i.id IN (SELECT item FROM feed_entry WHERE feed = ?1)");
     } else {
@@ -190,10 +223,24 @@ pub(crate) fn push_item_filter(sql: &mut String, filter: &ItemFilter) {
     if filter.starred {
         sql.push_str(" AND i.starred = 1");
     }
-    sql.push_str(" ORDER BY coalesce(i.published, i.added) DESC, i.id DESC");
-    if filter.limit > 0 {
-        sql.push_str(&format!(" LIMIT {}", filter.limit));
+    if filter.after.is_some() {
+        // The date's bound alone is what the index can seek to; the id breaks ties on that date.
+        sql.push_str(
+            " AND coalesce(i.published, i.added) <= ?2
+              AND (coalesce(i.published, i.added) < ?2 OR i.id < ?3)",
+        );
+    } else {
+        sql.push_str(" AND ?2 IS NULL AND ?3 IS NULL");
     }
+}
+
+/// The values [`push_item_filter`]'s query binds: the feed, and where the page starts.
+pub(crate) fn filter_params(filter: &ItemFilter) -> (Option<FeedId>, Option<i64>, Option<ItemId>) {
+    (
+        filter.feed,
+        filter.after.map(|k| k.date),
+        filter.after.map(|k| k.id),
+    )
 }
 
 /// Deletes items with every row they own (page, blocks, images no other item shows, entries,
@@ -384,14 +431,14 @@ impl Store {
         })
     }
 
-    /// Items, newest first.
+    /// Items, newest first (a page of them with `filter.limit` and `filter.after`).
     pub fn items(&self, filter: &ItemFilter) -> Result<Vec<ItemInfo>, StoreError> {
-        let mut sql = String::from("SELECT i.id FROM item i WHERE 1 = 1");
+        let mut sql = format!("SELECT i.id FROM {} WHERE 1 = 1", item_source(filter));
         push_item_filter(&mut sql, filter);
         let ids: Vec<ItemId> = self
             .conn
             .prepare(&sql)?
-            .query_map([filter.feed], |r| r.get(0))?
+            .query_map(filter_params(filter), |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {

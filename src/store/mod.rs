@@ -11,7 +11,7 @@ use rusqlite::config::DbConfig;
 use rusqlite::{Connection, TransactionBehavior};
 
 /// The schema this build writes (SQLite `user_version`).
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 mod codecs;
 mod entries;
@@ -37,12 +37,12 @@ pub(crate) use codecs::{hash_to_sql, pack_hashes, unpack_hashes};
 pub use entries::EntryRef;
 pub use feeds::{FeedId, FeedInfo};
 pub use images::{NewImage, StoredImage};
-pub use item_rows::ItemRow;
+pub use item_rows::{ItemRow, ListKey};
 pub use items::{ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewItem, Stored};
 pub use pages::StoredPage;
 pub use pins::{Pin, PinVerdict};
 pub use retention::{Retention, SweepLimits, Swept};
-pub use search::{SearchHit, snippet};
+pub use search::{SEARCH_RANKED, SearchHit, snippet};
 pub use space::{ItemTally, SpacePart, SpaceReport};
 pub use tree::{CountsAt, DocId, MemoryRead, MemoryRecord, TreeDocument, TreeInsert, TreeNodeInfo};
 
@@ -98,6 +98,14 @@ const MIGRATIONS: &[&str] = &[
      INSERT INTO item_fts_v5 (rowid, title, body) SELECT rowid, title, body FROM item_fts;
      DROP TABLE item_fts;
      ALTER TABLE item_fts_v5 RENAME TO item_fts;",
+    // 5 → 6: the indexes item lists are paged through, newest first (see schema.sql). Built
+    // once from the item table, when the file is first opened after the check (5.4 s, check
+    // included, on a 368,000-item file of 463 MB).
+    "CREATE INDEX IF NOT EXISTS item_by_date ON item (coalesce(published, added));
+     CREATE INDEX IF NOT EXISTS item_unread_by_date ON item (coalesce(published, added))
+         WHERE read = 0;
+     CREATE INDEX IF NOT EXISTS item_starred_by_date ON item (coalesce(published, added))
+         WHERE starred = 1;",
 ];
 
 /// A database operation that failed.

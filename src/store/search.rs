@@ -16,7 +16,8 @@ pub struct SearchHit {
     pub id: ItemId,
     /// Its title.
     pub title: String,
-    /// bm25 rank (lower is better).
+    /// Its tier, lower first: 0 when its title holds every word of the query, 1 when only the
+    /// title and text together do. Hits of one tier come newest first.
     pub rank: f64,
 }
 
@@ -87,11 +88,39 @@ pub(crate) fn flush_fts(tx: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// How many of the newest matches [`Store::search`] ranks: the bound on what one search costs,
+/// whatever the database's size. A common word matches most of the items, and ranking every
+/// match took 66–216 ms at 368,000 items. FTS5 walks a query's matches newest first (by rowid,
+/// descending) and stops after this many, so a search costs about this many matches. 5,000 is
+/// ten times what the window lists (500) and weeks of a large subscription's items.
+pub const SEARCH_RANKED: usize = 5_000;
+
 impl Store {
-    /// Full-text search over titles and clean article text, best first (bm25, titles weighing
-    /// more). `query` is taken as plain words (each a prefix-free term, all required), so that
-    /// user input never trips FTS5's query syntax.
+    /// Full-text search over titles and clean article text: the best `limit` of the newest
+    /// [`SEARCH_RANKED`] items that hold every word of `query` (an item's id grows with its
+    /// arrival, so these are the matches that arrived last). Best first means: items whose title
+    /// holds every word, then the others, each newest first. A query that matches fewer items
+    /// than the bound has all its matches ranked; a common word gives its best recent matches,
+    /// and an older article that matches it is not among them. That bounds a search's cost by
+    /// the bound, not by the database's size.
+    ///
+    /// Why not bm25: the index keeps, per word, only which columns of an item hold it
+    /// (`detail=column`) and no text (contentless), so FTS5's bm25 finds no word counts and
+    /// scores every match 0: ranked by it, the hits came oldest first.
+    ///
+    /// `query` is taken as plain words (each a prefix-free term, all required), so that user
+    /// input never trips FTS5's query syntax.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
+        self.search_newest(query, limit, SEARCH_RANKED.max(limit))
+    }
+
+    /// [`Store::search`] ranking the newest `ranked` matches.
+    fn search_newest(
+        &self,
+        query: &str,
+        limit: usize,
+        ranked: usize,
+    ) -> Result<Vec<SearchHit>, StoreError> {
         let terms: Vec<String> = self
             .query_tokens(query)?
             .into_iter()
@@ -101,20 +130,37 @@ impl Store {
             return Ok(Vec::new());
         }
         let fts_query = terms.join(" ");
-        // The title from `item`: the index keeps none (contentless).
+        // Every word in the title: the same words, each with the title's column filter.
+        let title_query = terms
+            .iter()
+            .map(|t| format!("title : {t}"))
+            .collect::<Vec<_>>()
+            .join(" AND ");
+        // The candidates: the newest `ranked` matches (FTS5 walks them by rowid, descending, and
+        // stops). Of those, the title matches come from one more walk of the index over the
+        // candidates' rowid range only. The title is read from `item`: the index keeps none.
         let mut stmt = self.conn.prepare_cached(
-            "SELECT f.rowid, i.title, f.rank FROM
-               (SELECT rowid, bm25(item_fts, 5.0, 1.0) AS rank FROM item_fts
-                WHERE item_fts MATCH ?1 ORDER BY rank LIMIT ?2) f
-             JOIN item i ON i.id = f.rowid ORDER BY f.rank",
+            "WITH cand(id) AS MATERIALIZED (
+                 SELECT rowid FROM item_fts WHERE item_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?3
+             )
+             SELECT c.id, i.title,
+                 CASE WHEN c.id IN (
+                     SELECT rowid FROM item_fts WHERE item_fts MATCH ?4
+                         AND rowid >= (SELECT min(id) FROM cand)
+                 ) THEN 0.0 ELSE 1.0 END AS tier
+             FROM cand c JOIN item i ON i.id = c.id
+             ORDER BY tier, c.id DESC LIMIT ?2",
         )?;
-        let rows = stmt.query_map(params![fts_query, limit as i64], |r| {
-            Ok(SearchHit {
-                id: r.get(0)?,
-                title: r.get(1)?,
-                rank: r.get(2)?,
-            })
-        })?;
+        let rows = stmt.query_map(
+            params![fts_query, limit as i64, ranked as i64, title_query],
+            |r| {
+                Ok(SearchHit {
+                    id: r.get(0)?,
+                    title: r.get(1)?,
+                    rank: r.get(2)?,
+                })
+            },
+        )?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }
@@ -312,6 +358,69 @@ mod tests {
         let hits = store.search("beluga article", 10).unwrap();
         assert_eq!(hits.len(), 1);
         assert_eq!(hits[0].title, "New");
+    }
+
+    /// A common word's hits are the best of its newest matches: an old item that matches better
+    /// (the word in its title) is left out once newer matches fill the ranked set, and within
+    /// that set the title still weighs more; equals come newest first.
+    #[test]
+    fn search_ranks_only_the_newest_matches() {
+        let mut store = Store::open_in_memory().unwrap();
+        // Items 1-20 without the word (so that it is not in most items, where bm25 gives every
+        // match the same score); 21-30 with it in their text, and 21 (the oldest) and 29 in
+        // their titles too.
+        for id in 1..=30 {
+            let title = if id == 21 || id == 29 {
+                "Walrus news"
+            } else {
+                "News"
+            };
+            let body = if id > 20 {
+                "a walrus in the text of the article"
+            } else {
+                "an otter in the text of the article"
+            };
+            store
+                .conn
+                .execute(
+                    "INSERT INTO item (id, link, title, added) VALUES (?1, 'https://ex.test/', ?2, 0)",
+                    params![id, title],
+                )
+                .unwrap();
+            store.write(|tx| insert_fts(tx, id, title, body)).unwrap();
+        }
+        let ids = |limit, ranked| -> Vec<ItemId> {
+            store
+                .search_newest("walrus", limit, ranked)
+                .unwrap()
+                .into_iter()
+                .map(|h| h.id)
+                .collect()
+        };
+        // All ten ranked: the two title matches first (the oldest one included), then the
+        // rest, newest first among equals.
+        assert_eq!(ids(3, 10), [29, 21, 30]);
+        // The newest three ranked: item 21 is not among them; item 29's title still counts.
+        assert_eq!(ids(3, 3), [29, 30, 28]);
+        // Several words: the title tier needs them all in the title.
+        let words = |q: &str| -> Vec<ItemId> {
+            store
+                .search_newest(q, 3, 10)
+                .unwrap()
+                .into_iter()
+                .map(|h| h.id)
+                .collect()
+        };
+        assert_eq!(words("news walrus"), [29, 21, 30]);
+        assert_eq!(words("walrus article"), [30, 29, 28]);
+        // `Store::search` itself: fewer matches than its bound, so every one is ranked.
+        let hits: Vec<ItemId> = store
+            .search("walrus", 2)
+            .unwrap()
+            .iter()
+            .map(|h| h.id)
+            .collect();
+        assert_eq!(hits, [29, 21]);
     }
 
     /// Words of scripts whose vowel signs the index's tokenizer cuts at (Devanagari) are found,

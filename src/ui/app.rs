@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use egui::{TextureHandle, Ui};
 
+use crate::limits::LIST_PAGE_ROWS;
 use crate::reading::Article;
 use crate::safety::openable_link;
 use crate::store::{FeedId, FeedInfo, ItemFilter, ItemId, ItemRow, TreeNodeInfo};
@@ -20,6 +21,11 @@ mod panes;
 mod replies;
 mod screens;
 pub mod settings;
+
+/// How near the end of the loaded rows (in rows) the view or the selection may come before the
+/// next page is asked for: a page arrives in a few milliseconds, well before a screen's worth
+/// of rows is scrolled or stepped through.
+pub const LOAD_AHEAD: usize = 60;
 
 /// Reading text size bounds, points.
 pub const TEXT_SIZE_RANGE: (f32, f32) = (11.0, 28.0);
@@ -63,9 +69,18 @@ pub struct App {
     pub feeds: Option<Vec<FeedInfo>>,
     /// What the list shows.
     pub source: Source,
-    /// The list.
+    /// The list: the pages of it loaded so far (a search's hits whole).
     pub rows: Vec<ItemRow>,
     rows_loaded: bool,
+    /// More rows follow those loaded: the next page is asked for as the list nears its end.
+    list_more: bool,
+    /// The next page has been asked for and not answered yet.
+    loading_more: bool,
+    /// How many items the list holds, all pages together, once counted.
+    list_total: Option<u64>,
+    /// A move (forward, unread only) that reached the end of the loaded rows while more follow:
+    /// made again when the next page arrives.
+    pending_step: Option<(bool, bool)>,
     generation: u64,
     /// Index of the selected row.
     pub selected: Option<usize>,
@@ -160,6 +175,10 @@ impl App {
             source: Source::All,
             rows: Vec::new(),
             rows_loaded: false,
+            list_more: false,
+            loading_more: false,
+            list_total: None,
+            pending_step: None,
             generation: 0,
             selected: None,
             scroll_to: None,
@@ -243,31 +262,95 @@ impl App {
     /// Shows `source` in the list (and leaves the current article on screen).
     pub fn set_source(&mut self, source: Source) {
         self.source = source;
-        self.reload_list();
+        self.list_total = None;
+        self.load_list(LIST_PAGE_ROWS);
     }
 
-    fn reload_list(&mut self) {
-        self.generation += 1;
-        let generation = self.generation;
-        let job = match &self.source {
-            Source::Search(q) => Job::Search {
-                query: q.clone(),
-                generation,
-            },
-            other => Job::Items {
-                filter: ItemFilter {
-                    feed: match other {
-                        Source::Feed(id) => Some(*id),
-                        _ => None,
-                    },
-                    unread: *other == Source::Unread,
-                    starred: *other == Source::Starred,
-                    limit: 0,
-                },
-                generation,
-            },
+    /// The list's filter, every page of it (`None` for a search).
+    fn list_filter(&self) -> Option<ItemFilter> {
+        let feed = match self.source {
+            Source::Search(_) => return None,
+            Source::Feed(id) => Some(id),
+            _ => None,
         };
-        self.send(job);
+        Some(ItemFilter {
+            feed,
+            unread: self.source == Source::Unread,
+            starred: self.source == Source::Starred,
+            limit: LIST_PAGE_ROWS,
+            after: None,
+        })
+    }
+
+    /// Reads the list again (its items changed): as many rows as are loaded now, whole pages, so
+    /// that a refresh's reload leaves the user where they were in a long list.
+    fn reload_list(&mut self) {
+        let loaded = self.rows.len().div_ceil(LIST_PAGE_ROWS) * LIST_PAGE_ROWS;
+        self.load_list(loaded.max(LIST_PAGE_ROWS));
+    }
+
+    /// Asks for the list's first `rows` rows (a search's hits whole), then its count; answers
+    /// to earlier questions about the list are dropped from now on.
+    fn load_list(&mut self, rows: usize) {
+        self.generation += 1;
+        self.loading_more = false;
+        self.pending_step = None;
+        // The rows held until the answer may be another list's: no page may follow them.
+        self.list_more = false;
+        let generation = self.generation;
+        match (&self.source, self.list_filter()) {
+            (_, Some(filter)) => {
+                self.send(Job::Items {
+                    filter: ItemFilter {
+                        limit: rows,
+                        ..filter
+                    },
+                    generation,
+                });
+                self.send(Job::ItemCount { filter, generation });
+            }
+            (Source::Search(q), None) => {
+                let query = q.clone();
+                self.send(Job::Search { query, generation });
+            }
+            (_, None) => {}
+        }
+    }
+
+    /// Asks for the list's next page, unless it is loaded whole or already asked for.
+    fn load_more(&mut self) {
+        if !self.list_more || self.loading_more {
+            return;
+        }
+        let (Some(filter), Some(last)) = (self.list_filter(), self.rows.last()) else {
+            return;
+        };
+        let after = Some(last.key());
+        self.loading_more = true;
+        self.send(Job::Items {
+            filter: ItemFilter { after, ..filter },
+            generation: self.generation,
+        });
+    }
+
+    /// Loads the next page when row `index` is within [`LOAD_AHEAD`] rows of the loaded end.
+    fn load_near(&mut self, index: usize) {
+        if index + LOAD_AHEAD >= self.rows.len() {
+            self.load_more();
+        }
+    }
+
+    /// Whether more rows follow those loaded.
+    pub fn list_more(&self) -> bool {
+        self.list_more
+    }
+
+    /// How many items the list holds (every page), once counted; for a search, its hits.
+    pub fn list_total(&self) -> Option<u64> {
+        match self.source {
+            Source::Search(_) => self.rows_loaded.then_some(self.rows.len() as u64),
+            _ => self.list_total,
+        }
     }
 
     /// Selects row `index` and opens its article.
@@ -276,6 +359,7 @@ impl App {
             return;
         };
         let id = row.id;
+        self.load_near(index);
         self.selected = Some(index);
         self.scroll_to = Some(index);
         self.opening = Some(id);
@@ -297,6 +381,14 @@ impl App {
         }
         let n = self.rows.len();
         let start = self.selected;
+        // Forward past the loaded rows: the next page first (the move is made again when it
+        // arrives), before wrapping to the top or saying nothing is left.
+        let after = start.map_or(0, |i| i + 1);
+        if forward && self.list_more && !(after..n).any(|i| !unread_only || !self.rows[i].read) {
+            self.pending_step = Some((forward, unread_only));
+            self.load_more();
+            return;
+        }
         let candidates: Box<dyn Iterator<Item = usize>> = match (start, forward) {
             (None, true) => Box::new(0..n),
             (None, false) => Box::new((0..n).rev()),
@@ -585,11 +677,13 @@ impl App {
         }
         if self.worker.is_none() {
             self.worker = Some(Worker::start(self.config.clone(), ctx.clone()));
+            // The list's first page before the feeds with their counts: the database thread
+            // answers in order, and the counts read far more of a large file than a page.
+            self.reload_list();
             self.send(Job::Feeds);
             self.send(Job::Settings {
                 keys: settings::KEYS.to_vec(),
             });
-            self.reload_list();
         }
         self.poll(&ctx);
         for action in keys::actions(&ctx) {

@@ -154,7 +154,12 @@ impl App {
             } else if !self.rows_loaded {
                 ui.label("Loading…");
             } else {
-                ui.label(format!("{} items", self.rows.len()));
+                // The list is read a page at a time: its count comes apart, just after.
+                ui.label(match self.list_total() {
+                    Some(n) => format!("{n} items"),
+                    None if self.list_more => format!("{}+ items", self.rows.len()),
+                    None => format!("{} items", self.rows.len()),
+                });
             }
         });
     }
@@ -184,6 +189,10 @@ impl App {
             return;
         }
         let out = items::show(ui, &self.rows, self.selected, self.scroll_to.take());
+        // Scrolled near the end of the loaded rows: the next page, on the worker.
+        if let Some(last) = out.visible.end.checked_sub(1) {
+            self.load_near(last);
+        }
         if let Some(i) = out.clicked {
             self.select(i);
             self.scroll_to = None;

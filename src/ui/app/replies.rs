@@ -42,19 +42,47 @@ impl App {
                 self.feeds.get_or_insert_with(Vec::new);
                 self.status = Some(e);
             }
-            Reply::Items { generation, rows } => {
+            Reply::Items {
+                generation,
+                rows,
+                append,
+                more,
+            } => {
                 if generation != self.generation {
                     return;
                 }
+                if append {
+                    self.loading_more = false;
+                }
                 match rows {
+                    Ok(rows) if append => {
+                        self.rows.extend(rows);
+                        self.list_more = more;
+                        // A move that waited for this page.
+                        if let Some((forward, unread_only)) = self.pending_step.take() {
+                            self.step(forward, unread_only);
+                        }
+                    }
                     Ok(rows) => {
                         let keep = self.selected_item();
                         self.rows = rows;
                         self.rows_loaded = true;
+                        self.list_more = more;
                         self.selected =
                             keep.and_then(|id| self.rows.iter().position(|r| r.id == id));
                     }
-                    Err(e) => self.status = Some(e),
+                    Err(e) => {
+                        self.pending_step = None;
+                        self.status = Some(e);
+                    }
+                }
+            }
+            Reply::ItemCount { generation, count } => {
+                if generation == self.generation {
+                    match count {
+                        Ok(n) => self.list_total = Some(n),
+                        Err(e) => self.status = Some(e),
+                    }
                 }
             }
             Reply::Opened {

@@ -14,9 +14,19 @@ use crate::ui::pins;
 pub(super) fn handle(store: &mut Store, engine: &Engine, job: Job) -> Reply {
     match job {
         Job::Feeds => Reply::Feeds(store.feeds().map_err(|e| e.to_string())),
-        Job::Items { filter, generation } => Reply::Items {
+        Job::Items { filter, generation } => {
+            let rows = store.item_rows(&filter).map_err(|e| e.to_string());
+            let more = filter.limit > 0 && rows.as_ref().is_ok_and(|r| r.len() >= filter.limit);
+            Reply::Items {
+                generation,
+                rows,
+                append: filter.after.is_some(),
+                more,
+            }
+        }
+        Job::ItemCount { filter, generation } => Reply::ItemCount {
             generation,
-            rows: store.item_rows(&filter).map_err(|e| e.to_string()),
+            count: store.item_count(&filter).map_err(|e| e.to_string()),
         },
         Job::Search { query, generation } => Reply::Items {
             generation,
@@ -27,6 +37,8 @@ pub(super) fn handle(store: &mut Store, engine: &Engine, job: Job) -> Reply {
                     store.item_rows_by_id(&ids)
                 })
                 .map_err(|e| e.to_string()),
+            append: false,
+            more: false,
         },
         Job::Open { id, mark_read } => {
             let reply = open(store, engine, id);

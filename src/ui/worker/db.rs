@@ -322,6 +322,12 @@ fn failed(job: Job, e: String) -> Reply {
         Job::Items { generation, .. } | Job::Search { generation, .. } => Reply::Items {
             generation,
             rows: Err(e),
+            append: false,
+            more: false,
+        },
+        Job::ItemCount { generation, .. } => Reply::ItemCount {
+            generation,
+            count: Err(e),
         },
         Job::Open { id, .. } => Reply::Opened {
             id,

@@ -83,8 +83,17 @@ impl std::fmt::Debug for Hook {
 pub enum Job {
     /// The subscriptions with their counts.
     Feeds,
-    /// An item list; `generation` lets the window drop answers to questions it no longer asks.
+    /// A page of an item list (its first page when `filter.after` is `None`, else the rows
+    /// after that one); `generation` lets the window drop answers to questions it no longer asks.
     Items {
+        /// Which items, and which page of them.
+        filter: ItemFilter,
+        /// The window's list generation.
+        generation: u64,
+    },
+    /// How many items a list holds, all pages together: asked after its first page, so that the
+    /// page never waits for the count.
+    ItemCount {
         /// Which items.
         filter: ItemFilter,
         /// The window's list generation.
@@ -184,6 +193,7 @@ impl Job {
             Job::Manage(change) => !matches!(change, Manage::ExportOpml(_)),
             Job::Feeds
             | Job::Items { .. }
+            | Job::ItemCount { .. }
             | Job::Search { .. }
             | Job::Open { .. }
             | Job::Tree { .. }
@@ -262,6 +272,17 @@ pub enum Reply {
         generation: u64,
         /// The rows.
         rows: Result<Vec<ItemRow>, String>,
+        /// The rows follow those the window holds (a next page), rather than replace them.
+        append: bool,
+        /// More rows may follow these: the page was full.
+        more: bool,
+    },
+    /// For [`Job::ItemCount`].
+    ItemCount {
+        /// The generation asked for.
+        generation: u64,
+        /// The list's items, all pages together.
+        count: Result<u64, String>,
     },
     /// For [`Job::Open`] (and pin changes, which reopen).
     Opened {
