@@ -108,7 +108,14 @@ const CONSENT_WORDS: &[&str] = &["consent", "onetrust", "gdpr"];
 /// [`CONSENT_WORDS`], matched inside names, in any case): the one test that scoring and
 /// widening both use.
 pub(super) fn names_consent(dom: &Dom, id: NodeId) -> bool {
-    CONSENT_WORDS.iter().any(|word| names_word(dom, id, word))
+    // Each attribute is looked up and lower-cased once, not once per word.
+    ["id", "class"]
+        .iter()
+        .filter_map(|name| dom.attr(id, name))
+        .any(|value| {
+            let value = value.to_ascii_lowercase();
+            CONSENT_WORDS.iter().any(|word| value.contains(word))
+        })
 }
 
 /// True when the element's `id` or `class` holds `word` (lower-case ASCII) inside a name, in any
@@ -452,5 +459,19 @@ mod tests {
         assert_eq!(attr_words("postprofile"), (true, Some("postprofile")));
         assert_eq!(attr_words("userinfo"), (false, Some("userinfo")));
         assert_eq!(attr_words("post-signature"), (true, Some("signature")));
+    }
+
+    #[test]
+    fn consent_boxes_are_named_in_any_case_in_id_or_class() {
+        let dom = Dom::parse(
+            "<div id=onetrust-consent-sdk></div><div class='CookieConsent bar'></div>\
+             <div id=x class=GDPR-Notice></div><div class=recipe-cookie></div>\
+             <div id=content class=ConSENTinel></div><div class=consen-t></div>",
+        );
+        let found: Vec<bool> = dom
+            .elements_by_name("div")
+            .map(|d| names_consent(&dom, d))
+            .collect();
+        assert_eq!(found, [true, true, true, false, true, false]);
     }
 }
