@@ -239,12 +239,16 @@ pub(super) fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
 }
 
 /// True for the folded panel of an accordion (WAI-ARIA's pattern: `role="region"` and
-/// `aria-labelledby` naming the heading button that opens it). Its text is the page's own,
-/// folded away until the reader asks, and a reading pane shows it unfolded.
+/// `aria-labelledby` naming the heading button that opens it) and for a tab's panel
+/// (`role="tabpanel"`: hidden while another tab is chosen, as the instructions for macOS are while
+/// Windows' show). Its text is the page's own, folded away until the reader asks, and a reading
+/// pane shows it unfolded.
 pub(super) fn is_folded_panel(dom: &Dom, id: NodeId) -> bool {
-    dom.attr(id, "role")
-        .is_some_and(|r| r.trim().eq_ignore_ascii_case("region"))
-        && dom.attr(id, "aria-labelledby").is_some()
+    dom.attr(id, "role").is_some_and(|r| {
+        let r = r.trim();
+        r.eq_ignore_ascii_case("tabpanel")
+            || r.eq_ignore_ascii_case("region") && dom.attr(id, "aria-labelledby").is_some()
+    })
 }
 
 /// True for `<div hidden id="S:N">`, a part of the page that React's streaming renderer sends

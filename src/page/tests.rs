@@ -164,6 +164,28 @@ fn a_folded_accordion_panel_is_page_text_other_hidden_boxes_are_not() {
 }
 
 #[test]
+fn a_tabs_hidden_panels_are_page_text_other_hidden_boxes_are_not() {
+    let p = page(
+        "<body><div role=tablist><button role=tab>Windows</button><button role=tab>macOS</button>\
+         </div><section role=tabpanel><p>Run the installer.</p></section>\
+         <section role=tabpanel aria-hidden=true hidden><p>Use Homebrew.</p></section>\
+         <div role=TabPanel style=display:none><p>Use APT.</p></div>\
+         <section role=tab hidden><p>a hidden tab</p></section>\
+         <div hidden class=tabpanel><p>no role</p></div></body>",
+    );
+    assert_eq!(
+        texts(&p),
+        [
+            "Windows",
+            "macOS",
+            "Run the installer.",
+            "Use Homebrew.",
+            "Use APT."
+        ]
+    );
+}
+
+#[test]
 fn entities_and_white_space() {
     let p = page("<p>caf&eacute; &amp;&nbsp;&nbsp;co&#8217;s\n\t  end&#xA0;</p>");
     assert_eq!(texts(&p), ["café & co’s end"]);
