@@ -423,16 +423,20 @@ fn browse_imports_and_exports_opml_through_the_file_dialog() {
 /// No dialog (or a cancelled one): the window says to type a path, and nothing hangs.
 #[test]
 fn browse_without_a_file_dialog_says_to_type_a_path() {
+    browse_ends_in_a_typed_path(NoDialog, "no system file dialog here: type a path");
+}
+
+/// Clicks Browse… with `picker` as the system's dialog, and waits for the status bar to say
+/// `said`: the window asks for a typed path, and Browse… is usable again.
+fn browse_ends_in_a_typed_path(picker: impl FilePicker + 'static, said: &str) {
     let dir = tempfile::tempdir().unwrap();
     let mut config = Config::new(dir.path().join("pith.db"));
-    config.file_picker = std::sync::Arc::new(NoDialog);
+    config.file_picker = std::sync::Arc::new(picker);
     let mut h = harness_with(config, SIZE);
     settle(&mut h);
     h.get_by_label("Browse…").click();
-    step_until(&mut h, "the window says so", |app| {
-        app.status
-            .as_deref()
-            .is_some_and(|s| s.contains("no system file dialog here: type a path"))
+    step_until(&mut h, "the window says to type a path", |app| {
+        app.status.as_deref().is_some_and(|s| s.contains(said))
     });
     assert!(!h.state().picking(), "Browse… is usable again");
     assert!(has_label_containing(&h, "type a path"));
@@ -536,17 +540,5 @@ impl FilePicker for BrokenDialog {
 /// A file dialog that panics leaves Browse… usable and says to type a path.
 #[test]
 fn browse_with_a_file_dialog_that_fails_on_a_bug_does_not_hang() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut config = Config::new(dir.path().join("pith.db"));
-    config.file_picker = std::sync::Arc::new(BrokenDialog);
-    let mut h = harness_with(config, SIZE);
-    settle(&mut h);
-    h.get_by_label("Browse…").click();
-    step_until(&mut h, "the window says to type a path", |app| {
-        app.status
-            .as_deref()
-            .is_some_and(|s| s.contains("type a path"))
-    });
-    assert!(!h.state().picking(), "Browse… is usable again");
-    assert!(has_label_containing(&h, "type a path"));
+    browse_ends_in_a_typed_path(BrokenDialog, "type a path");
 }

@@ -690,10 +690,6 @@ fn headline(
         .map(|&c| stats.get(c).end_block)
         .max()
         .unwrap_or(0) as usize;
-    let title = facts.title_words.get_or_insert_with(|| words(&page.title));
-    if facts.title_scores.len() != page.blocks.len() {
-        facts.title_scores = vec![f32::NAN; page.blocks.len()];
-    }
     let mut best: Option<(usize, f32)> = None;
     for (index, block) in page.blocks.iter().enumerate() {
         if !containers.is_empty() && index >= end.max(start) {
@@ -705,14 +701,7 @@ fn headline(
         }
         let needed = if heading { 0.8 } else { 0.95 };
         // `needed` depends on the block alone, so a block's score serves every later search.
-        let score = match facts.title_scores[index] {
-            known if !known.is_nan() => known,
-            _ => {
-                let score = title_match(block, title, needed);
-                facts.title_scores[index] = score;
-                score
-            }
-        };
+        let score = facts.title_score(page, index, |title| title_match(block, title, needed));
         if score >= needed && best.is_none_or(|(_, s)| score >= s) {
             best = Some((index, score));
         }

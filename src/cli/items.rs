@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use pith::store::{ItemFilter, ItemInfo, ItemScope, ListKey, SearchHit};
+use pith::store::{ItemFilter, ItemInfo, ItemScope, SearchHit};
 
 use super::open::{find_feed, open_store};
 use super::output::output;
@@ -37,10 +37,7 @@ pub fn list(db: Option<PathBuf>, feed: Option<&str>, filter: ItemFilter) -> Resu
         // page's two reads shortens it.
         let Some(last) = items.last() else { break };
         left = left.saturating_sub(items.len());
-        let key = ListKey {
-            date: last.published.unwrap_or(last.added),
-            id: last.id,
-        };
+        let key = last.key();
         // Each page ends below the last one; one that did not would be read again for ever.
         if after.is_some_and(|a| key >= a) {
             break;

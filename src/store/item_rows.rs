@@ -45,35 +45,39 @@ impl ItemRow {
     }
 }
 
+/// What a list row reads of `item i`, in [`item_row`]'s order. The feed's name is a lookup per
+/// row read (the item's first entry), not per row of the list.
+const ROW_COLUMNS: &str = "i.id, i.title,
+    (SELECT coalesce(f.name, f.title, f.url) FROM feed_entry e JOIN feed f ON f.id = e.feed
+      WHERE e.item = i.id ORDER BY e.feed LIMIT 1),
+    coalesce(i.published, i.added), i.read, i.starred, i.fetch_error IS NOT NULL";
+
+/// A row of [`ROW_COLUMNS`].
+fn item_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ItemRow> {
+    Ok(ItemRow {
+        id: r.get(0)?,
+        title: r.get(1)?,
+        feed: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
+        date: r.get(3)?,
+        read: r.get(4)?,
+        starred: r.get(5)?,
+        failed: r.get(6)?,
+    })
+}
+
 impl Store {
     /// The item list as [`Store::items`] orders and filters it (newest first), in one query: a
     /// page of `filter.limit` rows after `filter.after` (every row with no limit). A page reads
     /// only its own rows, through the index of the list's order, and each row's feed name is one
     /// lookup of the row's first entry.
     pub fn item_rows(&self, filter: &ItemFilter) -> Result<Vec<ItemRow>, StoreError> {
-        // The feed's name: a lookup per row of the page (the item's first entry), not per row
-        // of the list.
         let mut sql = format!(
-            "SELECT i.id, i.title,
-                (SELECT coalesce(f.name, f.title, f.url) FROM feed_entry e JOIN feed f ON f.id = e.feed
-                  WHERE e.item = i.id ORDER BY e.feed LIMIT 1),
-                coalesce(i.published, i.added), i.read, i.starred, i.fetch_error IS NOT NULL
-             FROM {} WHERE 1 = 1",
+            "SELECT {ROW_COLUMNS} FROM {} WHERE 1 = 1",
             item_source(filter)
         );
         super::items::push_item_filter(&mut sql, filter);
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(filter_params(filter), |r| {
-            Ok(ItemRow {
-                id: r.get(0)?,
-                title: r.get(1)?,
-                feed: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
-                date: r.get(3)?,
-                read: r.get(4)?,
-                starred: r.get(5)?,
-                failed: r.get(6)?,
-            })
-        })?;
+        let rows = stmt.query_map(filter_params(filter), item_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -99,26 +103,14 @@ impl Store {
     /// The rows of the given items, in the order given (search results keep their rank); ids with
     /// no item are skipped.
     pub fn item_rows_by_id(&self, ids: &[ItemId]) -> Result<Vec<ItemRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT i.id, i.title,
-                (SELECT coalesce(f.name, f.title, f.url) FROM feed_entry e JOIN feed f ON f.id = e.feed
-                  WHERE e.item = i.id ORDER BY e.feed LIMIT 1),
-                coalesce(i.published, i.added), i.read, i.starred, i.fetch_error IS NOT NULL
-             FROM item i WHERE i.id = ?1",
-        )?;
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("SELECT {ROW_COLUMNS} FROM item i WHERE i.id = ?1"))?;
         let mut out = Vec::with_capacity(ids.len());
         for &id in ids {
             let mut rows = stmt.query([id])?;
             if let Some(r) = rows.next()? {
-                out.push(ItemRow {
-                    id: r.get(0)?,
-                    title: r.get(1)?,
-                    feed: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
-                    date: r.get(3)?,
-                    read: r.get(4)?,
-                    starred: r.get(5)?,
-                    failed: r.get(6)?,
-                });
+                out.push(item_row(r)?);
             }
         }
         Ok(out)

@@ -47,6 +47,17 @@ pub struct ItemInfo {
     pub feeds: Vec<String>,
 }
 
+impl ItemInfo {
+    /// Where this item is in an item list's order (its date, the published one else the one it
+    /// arrived at, then its id): the next page starts after it.
+    pub fn key(&self) -> ListKey {
+        ListKey {
+            date: self.published.unwrap_or(self.added),
+            id: self.id,
+        }
+    }
+}
+
 /// The feed's side of a new item.
 #[derive(Debug, Clone)]
 pub struct NewItem<'a> {

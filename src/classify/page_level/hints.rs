@@ -108,29 +108,20 @@ const CONSENT_WORDS: &[&str] = &["consent", "onetrust", "gdpr"];
 /// [`CONSENT_WORDS`], matched inside names, in any case): the one test that scoring and
 /// widening both use.
 pub(super) fn names_consent(dom: &Dom, id: NodeId) -> bool {
-    // Each attribute is looked up and lower-cased once, not once per word.
+    names_any(dom, id, CONSENT_WORDS)
+}
+
+/// True when the element's `id` or `class` holds one of `words` (lower-case ASCII) inside a
+/// name, in any case. Each attribute is looked up and lower-cased once, not once per word.
+fn names_any(dom: &Dom, id: NodeId, words: &[&str]) -> bool {
     ["id", "class"]
         .iter()
         .filter_map(|name| dom.attr(id, name))
         .any(|value| {
             let value = value.to_ascii_lowercase();
-            CONSENT_WORDS.iter().any(|word| value.contains(word))
+            words.iter().any(|word| value.contains(word))
         })
 }
-
-/// True when the element's `id` or `class` holds `word` (lower-case ASCII) inside a name, in any
-/// case.
-fn names_word(dom: &Dom, id: NodeId, word: &str) -> bool {
-    ["id", "class"].iter().any(|name| {
-        dom.attr(id, name).is_some_and(|value| {
-            value
-                .as_bytes()
-                .windows(word.len())
-                .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
-        })
-    })
-}
-
 /// True when `node` or one of its ancestors below `<body>` has an `id` or `class` that holds
 /// `word` (lower-case ASCII, matched inside names in any case: `individual-review`,
 /// `okeReviews`). `memo` holds one entry per node (0 unknown, 1 no, 2 yes), so that a page's
@@ -152,7 +143,7 @@ pub(super) fn in_named_box(dom: &Dom, memo: &mut [u8], node: NodeId, word: &str)
             break;
         }
         path.push(n);
-        if dom.is_element(n) && names_word(dom, n, word) {
+        if dom.is_element(n) && names_any(dom, n, &[word]) {
             answer = true;
             break;
         }

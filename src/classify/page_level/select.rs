@@ -38,11 +38,11 @@ pub(super) struct NodeFacts<'a> {
     repeated: Vec<u8>,
     /// 0 = not computed, else [`KNOWN`] with the context bits of the node and its ancestors.
     negative_context: Vec<u8>,
-    /// Per block, how well it matches the page's title (`NaN` = not computed): the headline is
-    /// looked for several times per page, over overlapping ranges of blocks.
-    pub title_scores: Vec<f32>,
+    /// Per block, how well it matches the page's title, once asked: the headline is looked for
+    /// several times per page, over overlapping ranges of blocks.
+    title_scores: Vec<Option<f32>>,
     /// The page title's words, lower-cased, once asked for.
-    pub title_words: Option<Vec<String>>,
+    title_words: Option<Vec<String>>,
 }
 
 impl<'a> NodeFacts<'a> {
@@ -70,6 +70,30 @@ impl<'a> NodeFacts<'a> {
             }
             None => Hint::default(),
         }
+    }
+
+    /// How well block `index` of `page` matches the page's title, `score` working it out from
+    /// the title's words the first time it is asked.
+    pub fn title_score(
+        &mut self,
+        page: &Page,
+        index: usize,
+        score: impl FnOnce(&[String]) -> f32,
+    ) -> f32 {
+        if self.title_scores.len() != page.blocks.len() {
+            self.title_scores = vec![None; page.blocks.len()];
+        }
+        if let Some(known) = self.title_scores.get(index).copied().flatten() {
+            return known;
+        }
+        let title = self
+            .title_words
+            .get_or_insert_with(|| super::words(&page.title));
+        let value = score(title);
+        if let Some(slot) = self.title_scores.get_mut(index) {
+            *slot = Some(value);
+        }
+        value
     }
 
     /// True when `id` or one of its ancestors is negatively hinted (a comment, a sidebar), not
