@@ -110,7 +110,7 @@ impl Engine {
                     memory: memory.as_ref(),
                     added: time,
                 };
-                match store.tree_insert(&tree_doc, &self.window)? {
+                match store.tree_insert(&tree_doc)? {
                     TreeInsert::Inserted(id) => (Some(id), false),
                     TreeInsert::Duplicate(id) => (Some(id), true),
                 }

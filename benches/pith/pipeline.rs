@@ -162,7 +162,7 @@ fn staged(
             memory: None,
             added: time,
         };
-        doc = match store.tree_insert(&tree_doc, &engine.window) {
+        doc = match store.tree_insert(&tree_doc) {
             Ok(TreeInsert::Inserted(id) | TreeInsert::Duplicate(id)) => Some(id),
             Err(_) => None,
         };

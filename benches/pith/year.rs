@@ -65,6 +65,9 @@ struct Checkpoint {
     snippets_ms: f64,
     list_ms: f64,
     swept_ms: f64,
+    /// Documents the day's sweep took out of the URL Tree, and its time for them.
+    tree_removed: usize,
+    window_ms: f64,
 }
 
 fn file_bytes(store: &Store) -> anyhow::Result<u64> {
@@ -96,16 +99,13 @@ fn real_article(
     let branch = key.branch();
     let start = Instant::now();
     let doc = store
-        .tree_insert(
-            &TreeDocument {
-                branch: &branch,
-                url_key: &key.key,
-                hashes: &hashes,
-                memory: None,
-                added: generated.time,
-            },
-            &engine.window,
-        )?
+        .tree_insert(&TreeDocument {
+            branch: &branch,
+            url_key: &key.key,
+            hashes: &hashes,
+            memory: None,
+            added: generated.time,
+        })?
         .doc();
     let page_level = pith::classify::page_level::extract(&parsed);
     let ingested = Ingested {
@@ -249,16 +249,13 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
                     let mut branch = last.branch.clone();
                     branch.push(format!("story-{index}"));
                     let doc = store
-                        .tree_insert(
-                            &TreeDocument {
-                                branch: &branch,
-                                url_key: &key,
-                                hashes: &hashes,
-                                memory: None,
-                                added: time,
-                            },
-                            &engine.window,
-                        )?
+                        .tree_insert(&TreeDocument {
+                            branch: &branch,
+                            url_key: &key,
+                            hashes: &hashes,
+                            memory: None,
+                            added: time,
+                        })?
                         .doc();
                     (
                         url,
@@ -315,6 +312,10 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
         // The day's refreshes end with retention at the simulated time.
         let now = streamgen::STREAM_START + (day + 1) * DAY;
         let sweep_start = Instant::now();
+        // The sweep's first step, timed apart: the documents that left the URL Tree's window
+        // (what an insert did before removals were batched here).
+        let tree_removed = store.tree_apply_window(&engine.window, now)?;
+        let window_ms = sweep_start.elapsed().as_secs_f64() * 1e3;
         loop {
             let swept =
                 store.retention_sweep(&policy, &engine.window, now, &SweepLimits::default())?;
@@ -376,18 +377,28 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
                 snippets_ms: snippets.last().copied().unwrap_or(0.0),
                 list_ms,
                 swept_ms,
+                tree_removed,
+                window_ms,
             });
+            // Each checkpoint's row as it comes, so that a run stopped early still tells.
+            let c = checkpoints.last().expect("pushed above");
             eprintln!(
-                "day {d}: {:.0} MB, {items} items, {pages} pages ({:.0} s)",
+                "day {d}: {:.0} MB, {items} items, {pages} pages ({:.0} s); ingest {:.0} µs, searches {:.1} / {:.1} ms, sweep {:.0} ms ({} tree documents out, {:.0} µs each)",
                 file as f64 / 1e6,
-                started.elapsed().as_secs_f64()
+                started.elapsed().as_secs_f64(),
+                c.ingest_us,
+                c.search_ms,
+                c.snippets_ms,
+                c.swept_ms,
+                c.tree_removed,
+                c.window_ms * 1e3 / c.tree_removed.max(1) as f64
             );
         }
     }
     println!(
-        "| day | file MB | items | raw pages | ingest µs/page, median of the last 500 (insert+classify; × day 14, × day 1) | slowest of 20 window searches ms (500 hits + rows) | slowest of 20 `pith search` ms (20 hits + snippets) | item list first page (window open) ms | day's sweep ms |"
+        "| day | file MB | items | raw pages | ingest µs/page, median of the last 500 (insert+classify; × day 14, × day 1) | slowest of 20 window searches ms (500 hits + rows) | slowest of 20 `pith search` ms (20 hits + snippets) | item list first page (window open) ms | day's sweep ms | of it, URL Tree documents out: count, µs each |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let first_ingest = checkpoints.first().map_or(1.0, |c| c.ingest_us);
     let steady_ingest = checkpoints
         .iter()
@@ -395,7 +406,7 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
         .map_or(first_ingest, |c| c.ingest_us);
     for c in &checkpoints {
         println!(
-            "| {} | {:.0} | {} | {} | {:.0} ({:.2}×, {:.2}×) | {:.1} | {:.1} | {:.0} | {:.0} |",
+            "| {} | {:.0} | {} | {} | {:.0} ({:.2}×, {:.2}×) | {:.1} | {:.1} | {:.0} | {:.0} | {}, {:.0} |",
             c.day,
             c.file as f64 / 1e6,
             c.items,
@@ -406,7 +417,9 @@ pub fn run(args: &Args, pages: &[DatasetPage]) -> anyhow::Result<()> {
             c.search_ms,
             c.snippets_ms,
             c.list_ms,
-            c.swept_ms
+            c.swept_ms,
+            c.tree_removed,
+            c.window_ms * 1e3 / c.tree_removed.max(1) as f64
         );
     }
     let report = store.space()?;

@@ -187,6 +187,9 @@ pub fn run(
             }
             Err(PageProblem::Fatal(e)) => return Err(e),
         }
+        // What a refresh's sweep does after its pages, done after each page of the stream (not
+        // timed: it is upkeep, not classification).
+        store.tree_apply_window(&engine.window, clock)?;
         progress(index + 1, steps);
     }
     if options.mode == Mode::Reread {

@@ -9,7 +9,10 @@
 //! feed may leave out or set in the future. A deleted item leaves its feed entries behind as
 //! tombstones (`feed_entry.item = 0`), so that a feed still listing the entry does not bring it
 //! back as new ([`Store::entries_forget_unlisted`] drops them once the feed no longer lists it).
-//! The URL Tree is never touched here: its documents leave by its own history window.
+//! The sweep also applies the URL Tree's history window (the documents a site's tree no longer
+//! remembers go), first, since a raw page may go only once its document has left the tree. An
+//! insert does not remove what leaves the window, so that a page's ingest costs the same on the
+//! tree's first day and its hundredth: the removals are batched here, once a refresh.
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +20,7 @@ use rusqlite::{Connection, params};
 
 use super::items::{ItemId, delete_items};
 use super::pages::drop_page;
+use super::tree::tree_window_step;
 use super::{Store, StoreError};
 use crate::limits;
 use crate::urltree::HistoryWindow;
@@ -90,6 +94,8 @@ impl SweepLimits {
 /// What a sweep did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Swept {
+    /// Documents taken out of their site's URL Tree, having left its history window.
+    pub tree_docs_removed: usize,
     /// Items deleted (with their pages, records, search rows and images no other item shows).
     pub items_deleted: usize,
     /// Raw pages dropped from articles that stay (read from their records from now on).
@@ -181,7 +187,8 @@ impl Store {
     }
 
     /// Applies `policy` at time `now` (unix seconds; passed in so that a simulated clock can run
-    /// a year in minutes): deletes the items past their period, drops the raw pages that have
+    /// a year in minutes): takes the documents that have left the URL Tree's `window` out of
+    /// their site's tree, deletes the items past their period, drops the raw pages that have
     /// left the URL Tree's `window` (older than its age and no longer among a site's documents),
     /// and gives free pages above a small reserve back to the file system. Stops at `limits`; the
     /// next sweep goes on from there. Each step of at most `limits::RETENTION_STEP_ROWS` rows is
@@ -199,6 +206,18 @@ impl Store {
             ..Swept::default()
         };
         let step = limits::RETENTION_STEP_ROWS;
+        // The tree first, with no bound but the time: its removals keep pace with the inserts,
+        // and what a step leaves goes at the next sweep.
+        let mut from = Some(0);
+        while let Some(at) = from {
+            if started.elapsed() >= limits.time {
+                swept.finished = false;
+                break;
+            }
+            let (removed, next) = self.write(|tx| tree_window_step(tx, window, now, at, step))?;
+            swept.tree_docs_removed += removed;
+            from = next;
+        }
         for (read, days) in [(true, policy.read_days), (false, policy.unread_days)] {
             if days == 0 {
                 continue;

@@ -278,19 +278,15 @@ fn a_deleted_item_takes_everything_it_owns_and_leaves_a_tombstone() {
 fn raw_pages_go_once_they_leave_the_window_and_the_record_stays_whole() {
     let mut store = Store::open_in_memory().unwrap();
     let feed = feed(&mut store);
-    let window = HistoryWindow::default();
     let branch = vec!["ex.test".to_string(), "a".to_string()];
     let doc = store
-        .tree_insert(
-            &TreeDocument {
-                branch: &branch,
-                url_key: "ex.test/a/1",
-                hashes: &[BlockHash([1; 8])],
-                memory: None,
-                added: T0,
-            },
-            &window,
-        )
+        .tree_insert(&TreeDocument {
+            branch: &branch,
+            url_key: "ex.test/a/1",
+            hashes: &[BlockHash([1; 8])],
+            memory: None,
+            added: T0,
+        })
         .unwrap()
         .doc();
     let in_tree = add(&mut store, feed, 1, 0, &[], Some(doc));
@@ -324,6 +320,63 @@ fn raw_pages_go_once_they_leave_the_window_and_the_record_stays_whole() {
     assert_eq!(sweep(&mut store, 15).pages_dropped, 1);
     assert!(store.item_page(in_tree).unwrap().is_none());
     assert_eq!(store.item_record(in_tree).unwrap().unwrap(), record(1));
+}
+
+/// The sweep applies the URL Tree's window first: a document past it leaves its site's tree,
+/// and its raw page goes in the same sweep. A sweep out of time leaves the tree for the next.
+#[test]
+fn a_sweep_takes_old_documents_out_of_the_tree_then_their_pages() {
+    let mut store = Store::open_in_memory().unwrap();
+    let feed = feed(&mut store);
+    let window = HistoryWindow {
+        keep_newest: 1,
+        ..HistoryWindow::default()
+    };
+    let branch = vec!["ex.test".to_string(), "a".to_string()];
+    let insert = |store: &mut Store, n: i64, day: i64| {
+        store
+            .tree_insert(&TreeDocument {
+                branch: &branch,
+                url_key: &format!("ex.test/a/{n}"),
+                hashes: &[BlockHash([n as u8; 8])],
+                memory: None,
+                added: T0 + day * DAY,
+            })
+            .unwrap()
+            .doc()
+    };
+    let old_doc = insert(&mut store, 1, 0);
+    let old = add(&mut store, feed, 1, 0, &[], Some(old_doc));
+    let new_doc = insert(&mut store, 2, 14);
+    let new = add(&mut store, feed, 2, 14, &[], Some(new_doc));
+    let policy = Retention {
+        read_days: 0,
+        unread_days: 0,
+    };
+    // Out of time: nothing is done, and the sweep says it did not finish.
+    let stopped = store
+        .retention_sweep(
+            &policy,
+            &window,
+            T0 + 15 * DAY,
+            &SweepLimits::unbounded(std::time::Duration::ZERO),
+        )
+        .unwrap();
+    assert!(!stopped.finished);
+    assert_eq!(stopped.tree_docs_removed, 0);
+    assert_eq!(store.tree_doc_count("ex.test").unwrap(), 2);
+    let swept = store
+        .retention_sweep(&policy, &window, T0 + 15 * DAY, &SweepLimits::default())
+        .unwrap();
+    assert!(swept.finished);
+    assert_eq!(swept.tree_docs_removed, 1);
+    assert_eq!(swept.pages_dropped, 1);
+    assert_eq!(store.tree_doc_count("ex.test").unwrap(), 1);
+    assert!(store.item_page(old).unwrap().is_none());
+    assert_eq!(store.item_record(old).unwrap().unwrap(), record(1));
+    // The newest document stays whatever its age, and so does its page.
+    assert!(store.item_page(new).unwrap().is_some());
+    assert!(store.tree_consistency_errors().unwrap().is_empty());
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The URL Tree's SQL (schema in `schema.sql`): documents, nodes and counters. This file inserts
 //! documents and reads the tree's outline; `count` keeps the counters as documents come,
-//! `remove` takes documents out exactly (and applies the history window), `branch` reads a
+//! `remove` takes documents out exactly (and applies the history window, in steps apart from the
+//! inserts), `branch` reads a
 //! document's branch back for classification, and `check` recounts everything from the documents.
 
 mod branch;
@@ -23,7 +24,8 @@ use crate::urltree::{Branch, HistoryWindow, NodeStats};
 pub use branch::{CountsAt, MemoryRead};
 pub(crate) use check::rebuild_counters;
 use count::{count_doc, find_singles, materialize};
-use remove::{apply_window, remove_doc};
+pub(in crate::store) use remove::window_step as tree_window_step;
+use remove::{remove_doc, window_step};
 
 /// The identity of a document in the URL Tree.
 pub type DocId = i64;
@@ -122,12 +124,10 @@ impl MemoryRecord {
 impl Store {
     /// Inserts a document into its domain's tree, counting its unique hashes and its memory's
     /// keys at every node of its branch. A document whose URL key is already in the domain is
-    /// not counted again. Then the domain's history window is applied, in the same transaction.
-    pub fn tree_insert(
-        &mut self,
-        doc: &TreeDocument<'_>,
-        window: &HistoryWindow,
-    ) -> Result<TreeInsert, StoreError> {
+    /// not counted again. The history window is not applied here: the documents that leave it
+    /// go in [`Store::tree_apply_window`] (a refresh's sweep), so that an insert's cost stays
+    /// its own page's whatever the tree's age.
+    pub fn tree_insert(&mut self, doc: &TreeDocument<'_>) -> Result<TreeInsert, StoreError> {
         let TreeDocument {
             branch,
             url_key,
@@ -252,11 +252,30 @@ impl Store {
                 )?
                 .execute(params![all, signatures])?;
             }
-            // The domain node's support is the number of documents in the domain.
-            let in_domain = nodes[0].support + 1;
-            apply_window(tx, nodes[0].id, in_domain, added, window)?;
             Ok(TreeInsert::Inserted(doc))
         })
+    }
+
+    /// Takes out of every domain's tree the documents that have left its history window at `now`
+    /// (unix seconds): beyond the domain's `max_docs` newest, or older than `max_age_secs` and
+    /// not among its `keep_newest` newest. Each step of at most `limits::RETENTION_STEP_ROWS`
+    /// documents is its own transaction. Returns how many went. A refresh does this in its
+    /// bounded sweep ([`Store::retention_sweep`]); this whole pass is for a stream that has no
+    /// sweep (`pith eval`) and for tests.
+    pub fn tree_apply_window(
+        &mut self,
+        window: &HistoryWindow,
+        now: i64,
+    ) -> Result<usize, StoreError> {
+        let mut removed = 0;
+        let mut from = Some(0);
+        while let Some(at) = from {
+            let (went, next) = self
+                .write(|tx| window_step(tx, window, now, at, crate::limits::RETENTION_STEP_ROWS))?;
+            removed += went;
+            from = next;
+        }
+        Ok(removed)
     }
 
     /// deleting nodes no document is under any more. Returns false when no such document exists.

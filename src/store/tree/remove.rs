@@ -115,24 +115,63 @@ fn uncount_in(tx: &Connection, node: i64, hashes: &Array) -> Result<(), StoreErr
     Ok(())
 }
 
-/// Removes the documents of one domain that fall out of the history window at time `now`.
-/// `count` is the number of documents in the domain (its node's support), which saves counting
-/// them: that count grew with the domain and was the one step of an insert that did.
-pub(super) fn apply_window(
+/// One step of the history window's pass over every domain: takes out at most `max` documents
+/// that have left their domain's window at `now`, visiting the domains whose node id is at least
+/// `from`, in id order. Returns how many went and the domain to go on from (`None` once every
+/// domain is within its window). Apart from the insert, so that a page's insert does only the
+/// page's work: removals are batched at the end of a refresh, in steps of their own.
+pub(in crate::store) fn window_step(
+    tx: &Connection,
+    window: &HistoryWindow,
+    now: i64,
+    from: i64,
+    max: usize,
+) -> Result<(usize, Option<i64>), StoreError> {
+    // A domain at or below both bounds has nothing to remove.
+    let least = i64::from(window.max_docs.min(window.keep_newest));
+    let domains: Vec<(i64, i64)> = tx
+        .prepare_cached(
+            "SELECT id, support FROM tree_node WHERE parent = 0 AND id >= ?1 AND support > ?2
+             ORDER BY id",
+        )?
+        .query_map(params![from, least], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    let mut removed = 0;
+    for (domain, count) in domains {
+        let room = max.saturating_sub(removed);
+        if room == 0 {
+            return Ok((removed, Some(domain)));
+        }
+        let doomed = outside_window(tx, domain, count, now, window)?;
+        let take = doomed.len().min(room);
+        for &doc in &doomed[..take] {
+            remove_doc(tx, doc)?;
+        }
+        removed += take;
+        if take < doomed.len() {
+            return Ok((removed, Some(domain)));
+        }
+    }
+    Ok((removed, None))
+}
+
+/// The documents of one domain outside the history window at time `now`, oldest first. `count`
+/// is the number of documents in the domain (its node's support), which saves counting them.
+fn outside_window(
     tx: &Connection,
     domain: i64,
     count: i64,
     now: i64,
     window: &HistoryWindow,
-) -> Result<usize, StoreError> {
-    let mut doomed: Vec<DocId> = Vec::new();
+) -> Result<Vec<DocId>, StoreError> {
+    let mut doomed: Vec<(i64, DocId)> = Vec::new();
     let excess = count - i64::from(window.max_docs);
     if excess > 0 {
         let mut oldest = tx.prepare_cached(
-            "SELECT id FROM tree_doc WHERE domain = ?1 ORDER BY added, id LIMIT ?2",
+            "SELECT added, id FROM tree_doc WHERE domain = ?1 ORDER BY added, id LIMIT ?2",
         )?;
-        for id in oldest.query_map(params![domain, excess], |r| r.get(0))? {
-            doomed.push(id?);
+        for row in oldest.query_map(params![domain, excess], |r| Ok((r.get(0)?, r.get(1)?)))? {
+            doomed.push(row?);
         }
     }
     if count > i64::from(window.keep_newest) {
@@ -150,18 +189,18 @@ pub(super) fn apply_window(
         if let Some((floor_added, floor_id)) = floor {
             let cutoff = now.saturating_sub(window.max_age_secs);
             let mut old = tx.prepare_cached(
-                "SELECT id FROM tree_doc WHERE domain = ?1 AND added < ?2
+                "SELECT added, id FROM tree_doc WHERE domain = ?1 AND added < ?2
                  AND (added < ?3 OR (added = ?3 AND id < ?4))",
             )?;
-            for id in old.query_map(params![domain, cutoff, floor_added, floor_id], |r| r.get(0))? {
-                doomed.push(id?);
+            let rows = old.query_map(params![domain, cutoff, floor_added, floor_id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+            for row in rows {
+                doomed.push(row?);
             }
         }
     }
     doomed.sort_unstable();
     doomed.dedup();
-    for &doc in &doomed {
-        remove_doc(tx, doc)?;
-    }
-    Ok(doomed.len())
+    Ok(doomed.into_iter().map(|(_, id)| id).collect())
 }

@@ -32,16 +32,16 @@ impl InsertPlain for Store {
         added: i64,
         window: &HistoryWindow,
     ) -> Result<TreeInsert, StoreError> {
-        self.tree_insert(
-            &TreeDocument {
-                branch,
-                url_key,
-                hashes,
-                memory: None,
-                added,
-            },
-            window,
-        )
+        // What a refresh does: the insert, then its sweep's window at the insert's time.
+        let inserted = self.tree_insert(&TreeDocument {
+            branch,
+            url_key,
+            hashes,
+            memory: None,
+            added,
+        })?;
+        self.tree_apply_window(window, added)?;
+        Ok(inserted)
     }
 }
 
@@ -189,17 +189,15 @@ fn any_sequence_of_inserts_and_removes_equals_a_rebuild() {
                 let container = ["div#main", "article.story", ""][rng.next(3) as usize];
                 let memory = (!container.is_empty()).then(|| MemoryRecord::from_keys([container]));
                 let outcome = store
-                    .tree_insert(
-                        &TreeDocument {
-                            branch: &b,
-                            url_key: &key,
-                            hashes: &hashes,
-                            memory: memory.as_ref(),
-                            added: step,
-                        },
-                        &window,
-                    )
+                    .tree_insert(&TreeDocument {
+                        branch: &b,
+                        url_key: &key,
+                        hashes: &hashes,
+                        memory: memory.as_ref(),
+                        added: step,
+                    })
                     .unwrap();
+                store.tree_apply_window(&window, step).unwrap();
                 live.push(outcome.doc());
                 // The window may have removed some documents: keep only those still stored.
                 let mut still = Vec::new();
@@ -439,6 +437,55 @@ fn history_window_caps_documents_and_ages_out_old_ones() {
     assert!(store.tree_consistency_errors().unwrap().is_empty());
 }
 
+/// An insert leaves the window to the sweep: a domain holds more than the window allows until
+/// the window is applied, which then takes out the oldest documents exactly, in steps across
+/// several domains (more documents go than one step's bound).
+#[test]
+fn inserts_leave_the_window_to_its_own_pass_over_every_domain() {
+    let mut store = Store::open_in_memory().unwrap();
+    let window = HistoryWindow {
+        max_docs: 10,
+        max_age_secs: i64::MAX,
+        keep_newest: u32::MAX,
+    };
+    let per_domain = crate::limits::RETENTION_STEP_ROWS + 50;
+    let domains = ["a.com", "b.org", "c.net"];
+    for domain in domains {
+        for i in 0..per_domain {
+            store
+                .tree_insert(&TreeDocument {
+                    branch: &branch(&[domain, domain, &format!("s{}", i % 3)]),
+                    url_key: &format!("{domain}/{i}"),
+                    hashes: &[h(1), h(2 + i as u64 % 7), h(1000 + i as u64)],
+                    memory: None,
+                    added: i as i64,
+                })
+                .unwrap();
+        }
+        assert_eq!(store.tree_doc_count(domain).unwrap() as usize, per_domain);
+    }
+    let removed = store.tree_apply_window(&window, per_domain as i64).unwrap();
+    assert_eq!(removed, domains.len() * (per_domain - 10));
+    for domain in domains {
+        assert_eq!(store.tree_doc_count(domain).unwrap(), 10);
+        // The oldest left, the newest stayed.
+        assert!(
+            store
+                .tree_find(domain, &format!("{domain}/0"))
+                .unwrap()
+                .is_none()
+        );
+        let oldest_kept = format!("{domain}/{}", per_domain - 10);
+        assert!(store.tree_find(domain, &oldest_kept).unwrap().is_some());
+    }
+    assert!(store.tree_consistency_errors().unwrap().is_empty());
+    // Nothing left to do: a second pass removes nothing.
+    assert_eq!(
+        store.tree_apply_window(&window, per_domain as i64).unwrap(),
+        0
+    );
+}
+
 #[test]
 fn classification_on_a_stored_tree() {
     let mut store = Store::open_in_memory().unwrap();
@@ -497,7 +544,6 @@ mod memory_tests {
     #[test]
     fn memory_keys_are_counted_along_the_branch_and_leave_exactly() {
         let mut store = Store::open_in_memory().unwrap();
-        let window = HistoryWindow::default();
         let mut docs = Vec::new();
         for (i, sig) in ["div#story", "div#story", "div#story", "article.post"]
             .iter()
@@ -511,16 +557,13 @@ mod memory_tests {
             let memory = MemoryRecord::from_keys([*sig]);
             docs.push(
                 store
-                    .tree_insert(
-                        &TreeDocument {
-                            branch: &branch,
-                            url_key: &key,
-                            hashes: &[],
-                            memory: Some(&memory),
-                            added: i as i64,
-                        },
-                        &window,
-                    )
+                    .tree_insert(&TreeDocument {
+                        branch: &branch,
+                        url_key: &key,
+                        hashes: &[],
+                        memory: Some(&memory),
+                        added: i as i64,
+                    })
                     .unwrap()
                     .doc(),
             );
@@ -557,7 +600,6 @@ mod memory_tests {
     #[test]
     fn keys_under_the_unlisted_prefix_are_counted_apart_and_leave_exactly() {
         let mut store = Store::open_in_memory().unwrap();
-        let window = HistoryWindow::default();
         let stored = [
             vec!["div#story", "slot:aa", "slot:bb"],
             vec!["div#story", "slot:aa"],
@@ -574,16 +616,13 @@ mod memory_tests {
             let memory = MemoryRecord::from_keys(keys.iter().copied());
             docs.push(
                 store
-                    .tree_insert(
-                        &TreeDocument {
-                            branch: &branch,
-                            url_key: &key,
-                            hashes: &[],
-                            memory: Some(&memory),
-                            added: i as i64,
-                        },
-                        &window,
-                    )
+                    .tree_insert(&TreeDocument {
+                        branch: &branch,
+                        url_key: &key,
+                        hashes: &[],
+                        memory: Some(&memory),
+                        added: i as i64,
+                    })
                     .unwrap()
                     .doc(),
             );
@@ -616,16 +655,13 @@ mod memory_tests {
         let branch: Vec<String> = vec!["ex.com".into()];
         let memory = MemoryRecord::from_keys(["a_b:1", "axb:2", "a%:3"]);
         let doc = store
-            .tree_insert(
-                &TreeDocument {
-                    branch: &branch,
-                    url_key: "k",
-                    hashes: &[],
-                    memory: Some(&memory),
-                    added: 0,
-                },
-                &HistoryWindow::default(),
-            )
+            .tree_insert(&TreeDocument {
+                branch: &branch,
+                url_key: "k",
+                hashes: &[],
+                memory: Some(&memory),
+                added: 0,
+            })
             .unwrap()
             .doc();
         let listed = |prefix: &str| -> Vec<String> {
