@@ -15,6 +15,11 @@ fn main() {
             return;
         }
         note!("error: {e:#}");
+        if cli::reads_damage(&e) {
+            note!(
+                "the database file looks damaged: the next command that writes (such as `pith refresh`) checks it and moves it aside, kept; `pith restore BACKUP_FILE` puts a backup in its place"
+            );
+        }
         std::process::exit(1);
     }
 }

@@ -100,3 +100,105 @@ fn backup_restore_and_a_damaged_file() {
         feeds.stderr
     );
 }
+
+/// A command that only reads (a list, a search, an export) opens the file without the whole-file
+/// check, which at 300 feeds takes tens of seconds, and never moves it; damage it does not read
+/// waits for the next command that writes, which checks the file first and moves it aside.
+#[test]
+fn reading_commands_skip_the_check_and_the_next_write_finds_the_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    let opml = dir.path().join("f.opml");
+    std::fs::write(
+        &opml,
+        r#"<opml version="2.0"><body><outline text="a" xmlUrl="http://127.0.0.1:9/a.xml"/></body></opml>"#,
+    )
+    .unwrap();
+    assert!(pith(&db, &["import", opml.to_str().unwrap()]).ok);
+    // Damage a table no listing reads: the URL Tree's documents (empty, its root page garbage).
+    let (page_size, root): (i64, i64) = {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.pragma_update(None, "wal_checkpoint", "TRUNCATE")
+            .unwrap();
+        let page_size = conn
+            .pragma_query_value(None, "page_size", |r| r.get(0))
+            .unwrap();
+        let root = conn
+            .query_row(
+                "SELECT rootpage FROM sqlite_master WHERE name = 'tree_doc'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        (page_size, root)
+    };
+    let mut bytes = std::fs::read(&db).unwrap();
+    let at = ((root - 1) * page_size) as usize;
+    bytes[at..at + page_size as usize].fill(0x42);
+    std::fs::write(&db, &bytes).unwrap();
+
+    for args in [&["feeds"][..], &["items"], &["search", "word"], &["export"]] {
+        let run = pith(&db, args);
+        assert!(run.ok, "pith {args:?}: {}", run.stderr);
+    }
+    assert!(
+        !names(dir.path()).iter().any(|n| n.contains("corrupt")),
+        "a reading command never moves the file: {:?}",
+        names(dir.path())
+    );
+    assert!(pith(&db, &["feeds"]).stdout.contains("a.xml"));
+
+    // A write checks first: the damage is found, the file moved aside and kept.
+    let run = pith(&db, &["rename", "1", "Mine"]);
+    assert!(!run.ok, "a write into a damaged file is refused");
+    assert!(run.stderr.contains("damaged"), "{}", run.stderr);
+    let kept: Vec<String> = names(dir.path())
+        .into_iter()
+        .filter(|n| n.starts_with("pith.db.corrupt-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{:?}", names(dir.path()));
+    assert_eq!(std::fs::read(dir.path().join(&kept[0])).unwrap(), bytes);
+}
+
+/// A reading command that meets damage says what it means and what to do.
+#[test]
+fn a_reading_command_that_meets_damage_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    let opml = dir.path().join("f.opml");
+    std::fs::write(
+        &opml,
+        r#"<opml version="2.0"><body><outline text="a" xmlUrl="http://127.0.0.1:9/a.xml"/></body></opml>"#,
+    )
+    .unwrap();
+    assert!(pith(&db, &["import", opml.to_str().unwrap()]).ok);
+    let (page_size, root): (i64, i64) = {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.pragma_update(None, "wal_checkpoint", "TRUNCATE")
+            .unwrap();
+        let page_size = conn
+            .pragma_query_value(None, "page_size", |r| r.get(0))
+            .unwrap();
+        let root = conn
+            .query_row(
+                "SELECT rootpage FROM sqlite_master WHERE name = 'feed'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        (page_size, root)
+    };
+    let mut bytes = std::fs::read(&db).unwrap();
+    let at = ((root - 1) * page_size) as usize;
+    bytes[at..at + page_size as usize].fill(0x42);
+    std::fs::write(&db, &bytes).unwrap();
+    let run = pith(&db, &["feeds"]);
+    assert!(!run.ok);
+    assert!(run.stderr.contains("looks damaged"), "{}", run.stderr);
+    assert!(run.stderr.contains("pith restore"), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        bytes,
+        "the file is left as it is"
+    );
+}

@@ -9,7 +9,7 @@ use pith::refresh::{self, unix_now};
 use pith::store::{FeedInfo, Store};
 
 use super::args::NetArgs;
-use super::open::{db_path, find_feed, open_store};
+use super::open::{db_path, find_feed, open_store, open_store_to_read};
 use super::output::output;
 use super::words::when;
 
@@ -65,7 +65,7 @@ pub fn import(db: Option<PathBuf>, file: &Path) -> Result<()> {
 
 /// Writes the subscriptions as OPML to `file`, or to standard output.
 pub fn export(db: Option<PathBuf>, file: Option<&Path>) -> Result<()> {
-    let store = open_store(db)?;
+    let store = open_store_to_read(db)?;
     let list: Vec<OpmlFeed> = store.feeds()?.into_iter().map(feeds::opml_feed).collect();
     let text = feeds::opml_export(&list)?;
     match file {
@@ -136,7 +136,7 @@ pub fn move_to(db: Option<PathBuf>, spec: &str, folder: Option<&str>) -> Result<
 
 /// Lists the subscriptions with their counts, last refresh and trouble.
 pub fn list(db: Option<PathBuf>) -> Result<()> {
-    let store = open_store(db)?;
+    let store = open_store_to_read(db)?;
     let feeds = store.feeds()?;
     print_feeds(&mut output(), &feeds, unix_now())?;
     Ok(())

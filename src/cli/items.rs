@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use pith::store::{ItemFilter, ItemInfo, ItemScope, SearchHit};
 
-use super::open::{find_feed, open_store};
+use super::open::{find_feed, open_store, open_store_to_read};
 use super::output::output;
 use super::words::when;
 
@@ -14,7 +14,7 @@ use super::words::when;
 /// Read a page at a time ([`pith::limits::LIST_PAGE_ROWS`]), each printed before the next is
 /// read: the first lines come at once however many items there are, and memory stays bounded.
 pub fn list(db: Option<PathBuf>, feed: Option<&str>, filter: ItemFilter) -> Result<()> {
-    let store = open_store(db)?;
+    let store = open_store_to_read(db)?;
     let feed = feed.map(|f| find_feed(&store, f)).transpose()?;
     let mut out = output();
     // `filter.limit` 0: every item.
@@ -74,7 +74,7 @@ const SNIPPET_WORDS: usize = 12;
 
 /// Full-text search for all the words of `query`, best first.
 pub fn search(db: Option<PathBuf>, query: &[String], limit: usize) -> Result<()> {
-    let store = open_store(db)?;
+    let store = open_store_to_read(db)?;
     let query = query.join(" ");
     let hits = store.search(&query, limit)?;
     // Each hit's passage, cut from its stored text (the index keeps none).

@@ -27,6 +27,7 @@ use pith::store::{ItemFilter, PinVerdict};
 
 pub use args::Cli;
 use args::Command;
+pub use open::reads_damage;
 pub use output::is_closed_pipe;
 
 /// Runs the command `cli` names (the window when it names none).

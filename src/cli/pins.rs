@@ -8,7 +8,7 @@ use pith::reading;
 use pith::refresh::unix_now;
 use pith::store::{Pin, PinVerdict};
 
-use super::open::{engine, open_store};
+use super::open::{engine, open_store, open_store_to_read};
 use super::output::output;
 use super::words::{verdict_name, when};
 
@@ -48,7 +48,7 @@ pub fn pin(db: Option<PathBuf>, item_id: i64, position: u32, verdict: PinVerdict
 
 /// Lists the pins of every site, or of the registrable domain `site`.
 pub fn list(db: Option<PathBuf>, site: Option<&str>) -> Result<()> {
-    let store = open_store(db)?;
+    let store = open_store_to_read(db)?;
     print_pins(&mut output(), &store.pins(site)?)?;
     Ok(())
 }

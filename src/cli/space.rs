@@ -9,11 +9,11 @@ use pith::refresh::unix_now;
 use pith::store::{Retention, SpaceReport, SweepLimits, Swept};
 use pith::urltree::HistoryWindow;
 
-use super::open::{engine, open_store};
+use super::open::{engine, open_store, open_store_to_read};
 
 /// `pith stats`.
 pub fn stats(db: Option<PathBuf>) -> Result<()> {
-    let store = open_store(db)?;
+    let store = open_store_to_read(db)?;
     let report = store.space().context("measuring the database")?;
     let policy = store.retention()?;
     for line in stats_lines(&report, &policy, &engine()?.window) {

@@ -10,7 +10,7 @@ use pith::classify;
 use pith::outline::{self, Limits, Marks, Row};
 use pith::reading;
 
-use super::open::{engine, open_store};
+use super::open::{engine, open_store_to_read};
 use super::output::output;
 
 /// What `pith tree` is asked to show.
@@ -25,7 +25,7 @@ pub struct Request<'a> {
 
 /// Prints the tree of the site `request` names, the item's branch marked when one is given.
 pub fn tree(db: Option<PathBuf>, request: &Request<'_>) -> Result<()> {
-    let store = open_store(db)?;
+    let store = open_store_to_read(db)?;
     // The item's branch, as node paths, and the node that decides its page.
     let mut branch: Vec<String> = Vec::new();
     let mut decider: Option<String> = None;
