@@ -174,6 +174,16 @@ impl Engine {
         ingested: &Ingested,
         method: Method,
     ) -> Result<Vec<Label>, ExtractError> {
+        store.read_snapshot(|| self.classify_reading(store, ingested, method))
+    }
+
+    /// [`Engine::classify`]'s work, inside its read transaction.
+    fn classify_reading(
+        &self,
+        store: &Store,
+        ingested: &Ingested,
+        method: Method,
+    ) -> Result<Vec<Label>, ExtractError> {
         let mut labels = match method {
             Method::Site => {
                 site::classify_in_tree(store, &ingested.page, &ingested.page_level, ingested.doc)?

@@ -256,19 +256,20 @@ pub fn classify_in_tree(
     };
     let memory = memory::recorded(store, doc)?;
     let counted_at = CountsAt::DeepestAbove(MIN_SUPPORT);
-    let needed = hashes_needed(page, page_level);
+    let outside = prose_outside(page, &page_level.labels, &page_level.containers);
+    let needed = hashes_needed(page, page_level, &outside);
     let branch = memory::read_with(store, doc, &needed, counted_at, &memory)?;
     if branch.nodes.is_empty() {
         // The document has left the tree (history window).
         return Ok(classify(page, None, page_level));
     }
-    let Some(draft) = draft(page, &branch, page_level) else {
+    let Some(draft) = draft(page, &branch, page_level, Some(outside)) else {
         return Ok(page_level.labels.clone());
     };
     if draft.is_page_level() {
         return Ok(finish(page, &branch, draft));
     }
-    let needed = hashes_needed(page, draft.article());
+    let needed = hashes_needed(page, draft.article(), draft.outside());
     let branch = memory::read_with(store, doc, &needed, counted_at, &memory)?;
     Ok(finish(page, &branch, draft))
 }
@@ -284,7 +285,7 @@ pub fn classify(
     let Some(branch) = branch else {
         return page_level.labels.clone();
     };
-    match draft(page, branch, page_level) {
+    match draft(page, branch, page_level, None) {
         Some(draft) => finish(page, branch, draft),
         None => page_level.labels.clone(),
     }
@@ -296,13 +297,16 @@ pub fn classify(
 pub struct Draft<'a> {
     base: Cow<'a, ArticleExtraction>,
     agreement: Option<Agreement>,
+    outside: Vec<(usize, SlotKey)>,
 }
 
 /// Starts the rule; `None` when the site is too young to speak (the page-level labels stand).
+/// `page_level_outside` is [`prose_outside`] for `page_level` when the caller has it already.
 pub fn draft<'a>(
     page: &Page,
     branch: &Branch,
     page_level: &'a ArticleExtraction,
+    page_level_outside: Option<Vec<(usize, SlotKey)>>,
 ) -> Option<Draft<'a>> {
     deciding_node(branch)?;
     let agreement = agreed_container(page, branch);
@@ -312,12 +316,25 @@ pub fn draft<'a>(
         }
         _ => Cow::Borrowed(page_level),
     };
-    Some(Draft { base, agreement })
+    let outside = match (&base, page_level_outside) {
+        (Cow::Borrowed(_), Some(outside)) => outside,
+        _ => prose_outside(page, &base.labels, &base.containers),
+    };
+    Some(Draft {
+        base,
+        agreement,
+        outside,
+    })
 }
 
 /// The blocks whose tree counts [`finish`] reads when the article is `extraction`: those it keeps,
-/// and the prose outside it that the site may take back.
-pub fn hashes_needed(page: &Page, extraction: &ArticleExtraction) -> Vec<BlockHash> {
+/// and the prose outside it that the site may take back (`outside`, [`prose_outside`]'s answer
+/// for `extraction`).
+pub fn hashes_needed(
+    page: &Page,
+    extraction: &ArticleExtraction,
+    outside: &[(usize, SlotKey)],
+) -> Vec<BlockHash> {
     let mut hashes: Vec<BlockHash> = page
         .blocks
         .iter()
@@ -325,11 +342,7 @@ pub fn hashes_needed(page: &Page, extraction: &ArticleExtraction) -> Vec<BlockHa
         .filter(|(_, l)| l.is_content())
         .map(|(b, _)| b.hash)
         .collect();
-    hashes.extend(
-        prose_outside(page, &extraction.labels, &extraction.containers)
-            .into_iter()
-            .map(|(i, _)| page.blocks[i].hash),
-    );
+    hashes.extend(outside.iter().map(|(i, _)| page.blocks[*i].hash));
     hashes
 }
 
@@ -337,6 +350,11 @@ impl Draft<'_> {
     /// The article the rule will finish from.
     pub fn article(&self) -> &ArticleExtraction {
         &self.base
+    }
+
+    /// The prose outside that article the site may take back ([`prose_outside`]).
+    pub fn outside(&self) -> &[(usize, SlotKey)] {
+        &self.outside
     }
 
     /// Whether the site's article is the page-level extractor's own (most pages of a known
@@ -351,20 +369,23 @@ pub fn finish(page: &Page, branch: &Branch, draft: Draft<'_>) -> Vec<Label> {
     let Some(decider) = deciding_node(branch) else {
         return draft.base.labels.clone();
     };
-    let Draft { base, agreement } = draft;
+    let Draft {
+        base,
+        agreement,
+        outside,
+    } = draft;
     let template_count = (TEMPLATE_SHARE * f64::from(decider.support)).ceil() as u32;
     let slot_needed = ((SLOT_SHARE * f64::from(decider.support)).ceil() as u32).max(MIN_AGREEMENT);
     // Page-specific prose outside the article, in a slot where most of the site's pages carry
     // prose of their own (a video's caption, a standfirst): the site says it belongs to the story.
-    let site_prose: Vec<(usize, SlotKey, u32)> =
-        prose_outside(page, &base.labels, &base.containers)
-            .into_iter()
-            .filter_map(|(i, key)| {
-                let seen = slot_count(decider, &key);
-                let new = decider.count(&page.blocks[i].hash) <= 1;
-                (seen >= slot_needed && new).then_some((i, key, seen))
-            })
-            .collect();
+    let site_prose: Vec<(usize, SlotKey, u32)> = outside
+        .into_iter()
+        .filter_map(|(i, key)| {
+            let seen = slot_count(decider, &key);
+            let new = decider.count(&page.blocks[i].hash) <= 1;
+            (seen >= slot_needed && new).then_some((i, key, seen))
+        })
+        .collect();
     // Said of every block the site's container keeps: formatted once.
     let agreed = agreement.as_ref().map(|a| {
         format!(

@@ -157,6 +157,25 @@ impl<'a> NodeFacts<'a> {
             self.repeated[id as usize] = 1;
             return false;
         };
+        // A group of three or more needs at least two children with several blocks and a
+        // byline: most parents have none, and are spared the sort below.
+        let with_byline = |c: NodeId| {
+            let a = stats.get(c);
+            a.blocks >= 2 && a.bylines > 0
+        };
+        if dom
+            .children(parent)
+            .filter(|&c| with_byline(c))
+            .nth(1)
+            .is_none()
+        {
+            for child in dom.children(parent) {
+                if let Some(slot) = self.repeated.get_mut(child as usize) {
+                    *slot = 1;
+                }
+            }
+            return false;
+        }
         // The children grouped by signature (sorted, so a group is a run): a group of three or
         // more, half of them with several blocks and a byline, is a list of repeated items.
         let mut children: Vec<((&str, &str), NodeId)> = dom
@@ -166,13 +185,7 @@ impl<'a> NodeFacts<'a> {
         children.sort_unstable();
         for group in children.chunk_by(|a, b| a.0 == b.0) {
             let n = group.len() as u32;
-            let with_byline = group
-                .iter()
-                .filter(|&&(_, c)| {
-                    let a = stats.get(c);
-                    a.blocks >= 2 && a.bylines > 0
-                })
-                .count() as u32;
+            let with_byline = group.iter().filter(|&&(_, c)| with_byline(c)).count() as u32;
             let alike = n >= 3 && with_byline * 2 >= n;
             for &(_, child) in group {
                 if let Some(slot) = self.repeated.get_mut(child as usize) {
@@ -715,7 +728,42 @@ pub(super) fn describe(dom: &Dom, id: NodeId) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::punctuation;
+    use super::{NodeFacts, punctuation};
+    use crate::classify::page_level::stats::Stats;
+    use crate::page::page_from_html;
+
+    /// Three alike siblings of which two have several blocks and a byline are repeated items
+    /// (half of the group or more); with one such sibling, none is.
+    #[test]
+    fn repeated_items_need_half_of_three_alike_siblings_with_bylines() {
+        let item = |byline: bool| {
+            let by = if byline {
+                "<p>By Ann Lee</p>"
+            } else {
+                "<p>An aside</p>"
+            };
+            format!(
+                "<div class=item>{by}<p>A paragraph of the item, long enough to be a block of \
+                 text on its own.</p></div>"
+            )
+        };
+        for (bylines, repeated) in [(2, true), (1, false)] {
+            let items: String = (0..3).map(|i| item(i < bylines)).collect();
+            let page = page_from_html(
+                &format!("<html><body><main>{items}</main></body></html>"),
+                None,
+            );
+            let stats = Stats::compute(&page);
+            let mut facts = NodeFacts::new(&page.dom);
+            let first = page.blocks[0].node;
+            let first_item = page.dom.parent(first).unwrap();
+            assert_eq!(
+                facts.is_repeated_item(&stats, first_item),
+                repeated,
+                "{bylines} of 3 with bylines"
+            );
+        }
+    }
 
     #[test]
     fn punctuation_is_counted_alike_in_ascii_and_other_text() {
