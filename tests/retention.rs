@@ -186,4 +186,5 @@ fn retention_periods_are_set_shown_and_applied_by_cleanup() {
         cleanup.starts_with("deleted 0 items past their period, dropped 0 raw pages"),
         "{cleanup}"
     );
+    assert!(cleanup.contains("took 0 documents"), "{cleanup}");
 }

@@ -161,9 +161,10 @@ pub fn cleanup(db: Option<PathBuf>, vacuum: bool) -> Result<()> {
 /// The line `pith cleanup` ends with.
 fn cleanup_line(swept: &Swept, before: u64, after: u64) -> String {
     format!(
-        "deleted {} items past their period, dropped {} raw pages past the URL Tree's window{}; the file went from {} to {}",
+        "deleted {} items past their period, dropped {} raw pages past the URL Tree's window and took {} documents that left it out of their site's tree{}; the file went from {} to {}",
         swept.items_deleted,
         swept.pages_dropped,
+        swept.tree_docs_removed,
         if swept.finished {
             ""
         } else {
