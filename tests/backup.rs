@@ -101,23 +101,18 @@ fn backup_restore_and_a_damaged_file() {
     );
 }
 
-/// A command that only reads (a list, a search, an export) opens the file without the whole-file
-/// check, which at 300 feeds takes tens of seconds, and never moves it; damage it does not read
-/// waits for the next command that writes, which checks the file first and moves it aside.
-#[test]
-fn reading_commands_skip_the_check_and_the_next_write_finds_the_damage() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("pith.db");
-    let opml = dir.path().join("f.opml");
+/// A database with one subscription, whose `table`'s root page is then overwritten with garbage
+/// (the log checkpointed first, so the damage is in the file itself). Returns the file's bytes.
+fn subscribed_then_damaged(dir: &std::path::Path, db: &std::path::Path, table: &str) -> Vec<u8> {
+    let opml = dir.join("f.opml");
     std::fs::write(
         &opml,
         r#"<opml version="2.0"><body><outline text="a" xmlUrl="http://127.0.0.1:9/a.xml"/></body></opml>"#,
     )
     .unwrap();
-    assert!(pith(&db, &["import", opml.to_str().unwrap()]).ok);
-    // Damage a table no listing reads: the URL Tree's documents (empty, its root page garbage).
+    assert!(pith(db, &["import", opml.to_str().unwrap()]).ok);
     let (page_size, root): (i64, i64) = {
-        let conn = rusqlite::Connection::open(&db).unwrap();
+        let conn = rusqlite::Connection::open(db).unwrap();
         conn.pragma_update(None, "wal_checkpoint", "TRUNCATE")
             .unwrap();
         let page_size = conn
@@ -125,17 +120,29 @@ fn reading_commands_skip_the_check_and_the_next_write_finds_the_damage() {
             .unwrap();
         let root = conn
             .query_row(
-                "SELECT rootpage FROM sqlite_master WHERE name = 'tree_doc'",
-                [],
+                "SELECT rootpage FROM sqlite_master WHERE name = ?1",
+                [table],
                 |r| r.get(0),
             )
             .unwrap();
         (page_size, root)
     };
-    let mut bytes = std::fs::read(&db).unwrap();
+    let mut bytes = std::fs::read(db).unwrap();
     let at = ((root - 1) * page_size) as usize;
     bytes[at..at + page_size as usize].fill(0x42);
-    std::fs::write(&db, &bytes).unwrap();
+    std::fs::write(db, &bytes).unwrap();
+    bytes
+}
+
+/// A command that only reads (a list, a search, an export) opens the file without the whole-file
+/// check, which at 300 feeds takes tens of seconds, and never moves it; damage it does not read
+/// waits for the next command that writes, which checks the file first and moves it aside.
+#[test]
+fn reading_commands_skip_the_check_and_the_next_write_finds_the_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    // Damage a table no listing reads: the URL Tree's documents (empty, its root page garbage).
+    let bytes = subscribed_then_damaged(dir.path(), &db, "tree_doc");
 
     for args in [&["feeds"][..], &["items"], &["search", "word"], &["export"]] {
         let run = pith(&db, args);
@@ -165,33 +172,7 @@ fn reading_commands_skip_the_check_and_the_next_write_finds_the_damage() {
 fn a_reading_command_that_meets_damage_says_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("pith.db");
-    let opml = dir.path().join("f.opml");
-    std::fs::write(
-        &opml,
-        r#"<opml version="2.0"><body><outline text="a" xmlUrl="http://127.0.0.1:9/a.xml"/></body></opml>"#,
-    )
-    .unwrap();
-    assert!(pith(&db, &["import", opml.to_str().unwrap()]).ok);
-    let (page_size, root): (i64, i64) = {
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.pragma_update(None, "wal_checkpoint", "TRUNCATE")
-            .unwrap();
-        let page_size = conn
-            .pragma_query_value(None, "page_size", |r| r.get(0))
-            .unwrap();
-        let root = conn
-            .query_row(
-                "SELECT rootpage FROM sqlite_master WHERE name = 'feed'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        (page_size, root)
-    };
-    let mut bytes = std::fs::read(&db).unwrap();
-    let at = ((root - 1) * page_size) as usize;
-    bytes[at..at + page_size as usize].fill(0x42);
-    std::fs::write(&db, &bytes).unwrap();
+    let bytes = subscribed_then_damaged(dir.path(), &db, "feed");
     let run = pith(&db, &["feeds"]);
     assert!(!run.ok);
     assert!(run.stderr.contains("looks damaged"), "{}", run.stderr);
