@@ -64,7 +64,12 @@ fn backup_restore_and_a_damaged_file() {
     let mut damaged = b"SQLite format 3\0".to_vec();
     damaged.resize(64 * 1024, 0x42);
     std::fs::write(&db, &damaged).unwrap();
+    // A command that only reads refuses it and leaves it; one that writes moves it aside.
     let run = pith(&db, &["feeds"]);
+    assert!(!run.ok, "a damaged database must not be used");
+    assert!(run.stderr.contains("looks damaged"), "{}", run.stderr);
+    assert_eq!(std::fs::read(&db).unwrap(), damaged);
+    let run = pith(&db, &["rename", "1", "Mine"]);
     assert!(!run.ok, "a damaged database must not be used");
     println!("{}", run.stderr);
     assert!(run.stderr.contains("damaged"), "{}", run.stderr);
@@ -181,5 +186,45 @@ fn a_reading_command_that_meets_damage_says_what_to_do() {
         std::fs::read(&db).unwrap(),
         bytes,
         "the file is left as it is"
+    );
+}
+
+/// A reading command never moves the file, even when SQLite cannot read its header; the next
+/// command that writes does.
+#[test]
+fn a_reading_command_leaves_a_file_with_a_damaged_header_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    let opml = dir.path().join("f.opml");
+    std::fs::write(
+        &opml,
+        r#"<opml version="2.0"><body><outline text="a" xmlUrl="http://127.0.0.1:9/a.xml"/></body></opml>"#,
+    )
+    .unwrap();
+    assert!(pith(&db, &["import", opml.to_str().unwrap()]).ok);
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.pragma_update(None, "wal_checkpoint", "TRUNCATE")
+            .unwrap();
+    }
+    let mut bytes = std::fs::read(&db).unwrap();
+    // The page size (bytes 16-17) made impossible.
+    bytes[16] = 0;
+    bytes[17] = 1;
+    std::fs::write(&db, &bytes).unwrap();
+    for args in [&["feeds"][..], &["search", "word"]] {
+        let run = pith(&db, args);
+        assert!(!run.ok, "pith {args:?}");
+        assert!(run.stderr.contains("looks damaged"), "{}", run.stderr);
+        assert_eq!(std::fs::read(&db).unwrap(), bytes, "pith {args:?} left it");
+    }
+    let run = pith(&db, &["rename", "1", "Mine"]);
+    assert!(!run.ok);
+    assert!(
+        names(dir.path())
+            .iter()
+            .any(|n| n.starts_with("pith.db.corrupt-")),
+        "{:?}",
+        names(dir.path())
     );
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use pith::extract::Engine;
-use pith::store::{FeedInfo, Opening, Store};
+use pith::store::{FeedInfo, Store, StoreError};
 use pith::urlkey::QueryRules;
 
 /// The database file in the platform's data directory, its folder created on first use.
@@ -49,25 +49,22 @@ pub fn open_store(db: Option<PathBuf>) -> Result<Store> {
 
 /// Opens the database for a command that only reads it (a list, a search, an export), read-only
 /// and without the integrity check an opening for writing runs first: the check reads the whole
-/// file (20 s at 300 feeds' steady size) and reading cannot damage it. Damage the reading meets
-/// is SQLite's error, which `main` explains ([`reads_damage`]); the next command that writes
-/// checks the file and moves a damaged one aside. A file that must be written before it can be
-/// read (new, or of an older schema) is checked and opened as [`open_store`] does.
+/// file (20 s at 300 feeds' steady size) and reading cannot damage it ([`Store::open_to_read`]).
+/// Damage the reading meets, its header's included, is SQLite's error, which `main` explains
+/// ([`reads_damage`]); the next command that writes checks the file and moves a damaged one
+/// aside. A file that must be written before it can be read (new, or of an older schema) is
+/// checked and opened as [`open_store`] does.
 pub fn open_store_to_read(db: Option<PathBuf>) -> Result<Store> {
     let path = db_path(db)?;
-    let opening = Store::open_check_later(&path)
-        .with_context(|| format!("opening the database {}", path.display()))?;
-    Ok(match opening {
-        Opening::Checked(store) | Opening::Unchecked(store, _) => store,
-    })
+    Store::open_to_read(&path).with_context(|| format!("opening the database {}", path.display()))
 }
 
 /// True when `e` is SQLite finding the database file damaged while a command read it.
 pub fn reads_damage(e: &anyhow::Error) -> bool {
     e.chain().any(|cause| {
         let sqlite = cause.downcast_ref::<rusqlite::Error>().or_else(|| {
-            match cause.downcast_ref::<pith::store::StoreError>() {
-                Some(pith::store::StoreError::Sqlite(e)) => Some(e),
+            match cause.downcast_ref::<StoreError>() {
+                Some(StoreError::Sqlite(error) | StoreError::Open { error, .. }) => Some(error),
                 _ => None,
             }
         });

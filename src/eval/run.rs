@@ -187,9 +187,6 @@ pub fn run(
             }
             Err(PageProblem::Fatal(e)) => return Err(e),
         }
-        // What a refresh's sweep does after its pages, done after each page of the stream (not
-        // timed: it is upkeep, not classification).
-        store.tree_apply_window(&engine.window, clock)?;
         progress(index + 1, steps);
     }
     if options.mode == Mode::Reread {
@@ -254,7 +251,17 @@ fn ingest(
         entry_text: None,
     };
     match engine.ingest(store, &doc) {
-        Ok(i) => Ok(i),
+        Ok(i) => {
+            // The page's site leaves its history window at the page's time before the page is
+            // classified, as a refresh's sweep would have taken out what left it by then (a
+            // stream has no sweep).
+            if let Some(domain) = i.key.as_ref().and_then(|k| k.branch().into_iter().next()) {
+                store
+                    .tree_apply_window_in(&domain, &engine.window, time)
+                    .map_err(|e| PageProblem::Fatal(e.into()))?;
+            }
+            Ok(i)
+        }
         Err(ExtractError::UrlKey(e)) => {
             // A URL that makes no key: score the page as one without a URL, and say so.
             run.problems

@@ -250,6 +250,24 @@ impl Store {
     /// cannot be read without a write first (new, an older schema, not yet in WAL mode) or that
     /// this process checked already is opened as [`Store::open`] does, checked first.
     pub fn open_check_later(path: &Path) -> Result<Opening, StoreError> {
+        Store::open_unchecked(path, true)
+    }
+
+    /// Opens the database at `path` read-only and unchecked, for a command that only reads it:
+    /// the integrity check reads the whole file, and reading cannot damage it. A file whose
+    /// header SQLite cannot read is refused as it is ([`StoreError::Open`]), never moved aside:
+    /// only an opening for writing moves a damaged file. A file that must be written before it
+    /// can be read (new, an older schema, not yet in WAL mode) is opened as [`Store::open`]
+    /// does, checked first, as a writing command would.
+    pub fn open_to_read(path: &Path) -> Result<Store, StoreError> {
+        match Store::open_unchecked(path, false)? {
+            Opening::Checked(store) | Opening::Unchecked(store, _) => Ok(store),
+        }
+    }
+
+    /// [`Store::open_check_later`], which moves a file with a damaged header aside when
+    /// `move_damaged`, and [`Store::open_to_read`], which leaves it.
+    fn open_unchecked(path: &Path, move_damaged: bool) -> Result<Opening, StoreError> {
         refuse_unusable(path)?;
         let has_data = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
         if !has_data || maintenance::was_checked(path) {
@@ -276,7 +294,7 @@ impl Store {
                 drop(conn);
                 return Store::open(path).map(Opening::Checked);
             }
-            Err(e) if maintenance::is_damage(&e) => {
+            Err(e) if move_damaged && maintenance::is_damage(&e) => {
                 drop(conn);
                 return Err(IntegrityCheck::damaged_file(path, e.to_string()).move_aside());
             }

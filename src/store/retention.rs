@@ -12,7 +12,9 @@
 //! The sweep also applies the URL Tree's history window (the documents a site's tree no longer
 //! remembers go), first, since a raw page may go only once its document has left the tree. An
 //! insert does not remove what leaves the window, so that a page's ingest costs the same on the
-//! tree's first day and its hundredth: the removals are batched here, once a refresh.
+//! tree's first day and its hundredth: the removals are batched here, at the end of every refresh
+//! that ends without a fatal error (after one that does not, the next refresh's sweep takes out
+//! what is due by then).
 
 use std::time::{Duration, Instant};
 
@@ -191,7 +193,8 @@ impl Store {
     /// their site's tree, deletes the items past their period, drops the raw pages that have
     /// left the URL Tree's `window` (older than its age and no longer among a site's documents),
     /// and gives free pages above a small reserve back to the file system. Stops at `limits`; the
-    /// next sweep goes on from there. Each step of at most `limits::RETENTION_STEP_ROWS` rows is
+    /// next sweep does the rest (the tree's pass starting over from the first site, bounded by
+    /// the time alone, as its removals must keep pace with the inserts). Each step of at most `limits::RETENTION_STEP_ROWS` rows is
     /// its own transaction, so nothing waits long on it.
     pub fn retention_sweep(
         &mut self,

@@ -25,7 +25,7 @@ pub use branch::{CountsAt, MemoryRead};
 pub(crate) use check::rebuild_counters;
 use count::{count_doc, find_singles, materialize};
 pub(in crate::store) use remove::window_step as tree_window_step;
-use remove::{remove_doc, window_step};
+use remove::{domain_window_step, remove_doc, window_step};
 
 /// The identity of a document in the URL Tree.
 pub type DocId = i64;
@@ -125,8 +125,9 @@ impl Store {
     /// Inserts a document into its domain's tree, counting its unique hashes and its memory's
     /// keys at every node of its branch. A document whose URL key is already in the domain is
     /// not counted again. The history window is not applied here: the documents that leave it
-    /// go in [`Store::tree_apply_window`] (a refresh's sweep), so that an insert's cost stays
-    /// its own page's whatever the tree's age.
+    /// go in the sweep that ends a refresh ([`Store::retention_sweep`]), or in
+    /// [`Store::tree_apply_window`] / [`Store::tree_apply_window_in`], so that an insert's cost
+    /// stays its own page's whatever the tree's age.
     pub fn tree_insert(&mut self, doc: &TreeDocument<'_>) -> Result<TreeInsert, StoreError> {
         let TreeDocument {
             branch,
@@ -256,12 +257,37 @@ impl Store {
         })
     }
 
+    /// Takes out of one domain's tree (`domain`: the branch's first segment) the documents that
+    /// have left its history window at `now`, as [`Store::tree_apply_window`] does for every
+    /// domain; returns how many went. `pith eval` calls it after each page's insert, before the
+    /// page is classified, at the page's time: the stream's tree is then the one an insert that
+    /// applied the window itself would leave.
+    pub fn tree_apply_window_in(
+        &mut self,
+        domain: &str,
+        window: &HistoryWindow,
+        now: i64,
+    ) -> Result<usize, StoreError> {
+        let Some(id) = node_id(&self.conn, 0, domain)? else {
+            return Ok(0);
+        };
+        let mut removed = 0;
+        loop {
+            let (went, done) = self.write(|tx| {
+                domain_window_step(tx, id, window, now, crate::limits::RETENTION_STEP_ROWS)
+            })?;
+            removed += went;
+            if done {
+                return Ok(removed);
+            }
+        }
+    }
+
     /// Takes out of every domain's tree the documents that have left its history window at `now`
     /// (unix seconds): beyond the domain's `max_docs` newest, or older than `max_age_secs` and
     /// not among its `keep_newest` newest. Each step of at most `limits::RETENTION_STEP_ROWS`
     /// documents is its own transaction. Returns how many went. A refresh does this in its
-    /// bounded sweep ([`Store::retention_sweep`]); this whole pass is for a stream that has no
-    /// sweep (`pith eval`) and for tests.
+    /// bounded sweep ([`Store::retention_sweep`]); this whole pass is for benchmarks and tests.
     pub fn tree_apply_window(
         &mut self,
         window: &HistoryWindow,

@@ -142,17 +142,51 @@ pub(in crate::store) fn window_step(
         if room == 0 {
             return Ok((removed, Some(domain)));
         }
-        let doomed = outside_window(tx, domain, count, now, window)?;
-        let take = doomed.len().min(room);
-        for &doc in &doomed[..take] {
-            remove_doc(tx, doc)?;
-        }
-        removed += take;
-        if take < doomed.len() {
+        let (went, done) = remove_outside(tx, domain, count, now, window, room)?;
+        removed += went;
+        if !done {
             return Ok((removed, Some(domain)));
         }
     }
     Ok((removed, None))
+}
+
+/// One step of the history window in one domain (its node `domain`): takes out at most `max` of
+/// the documents that have left it at `now`. Returns how many went and whether the domain is
+/// within its window now.
+pub(in crate::store) fn domain_window_step(
+    tx: &Connection,
+    domain: i64,
+    window: &HistoryWindow,
+    now: i64,
+    max: usize,
+) -> Result<(usize, bool), StoreError> {
+    let count: Option<i64> = tx
+        .prepare_cached("SELECT support FROM tree_node WHERE id = ?1 AND parent = 0")?
+        .query_row([domain], |r| r.get(0))
+        .optional()?;
+    match count {
+        Some(count) => remove_outside(tx, domain, count, now, window, max),
+        None => Ok((0, true)),
+    }
+}
+
+/// Removes at most `max` of the documents outside one domain's window (`count`: its documents);
+/// returns how many went and whether none is left outside.
+fn remove_outside(
+    tx: &Connection,
+    domain: i64,
+    count: i64,
+    now: i64,
+    window: &HistoryWindow,
+    max: usize,
+) -> Result<(usize, bool), StoreError> {
+    let doomed = outside_window(tx, domain, count, now, window)?;
+    let take = doomed.len().min(max);
+    for &doc in &doomed[..take] {
+        remove_doc(tx, doc)?;
+    }
+    Ok((take, take == doomed.len()))
 }
 
 /// The documents of one domain outside the history window at time `now`, oldest first. `count`

@@ -486,6 +486,40 @@ fn inserts_leave_the_window_to_its_own_pass_over_every_domain() {
     );
 }
 
+/// The window applied to one domain leaves the others as they are.
+#[test]
+fn the_window_of_one_domain_leaves_the_others() {
+    let mut store = Store::open_in_memory().unwrap();
+    let window = HistoryWindow {
+        max_docs: 3,
+        max_age_secs: i64::MAX,
+        keep_newest: u32::MAX,
+    };
+    for domain in ["a.com", "b.org"] {
+        for i in 0..5u64 {
+            store
+                .tree_insert(&TreeDocument {
+                    branch: &branch(&[domain, domain]),
+                    url_key: &format!("{domain}/{i}"),
+                    hashes: &[h(1), h(100 + i)],
+                    memory: None,
+                    added: i as i64,
+                })
+                .unwrap();
+        }
+    }
+    assert_eq!(store.tree_apply_window_in("a.com", &window, 5).unwrap(), 2);
+    assert_eq!(store.tree_doc_count("a.com").unwrap(), 3);
+    assert_eq!(store.tree_doc_count("b.org").unwrap(), 5);
+    assert_eq!(
+        store
+            .tree_apply_window_in("nowhere.net", &window, 5)
+            .unwrap(),
+        0
+    );
+    assert!(store.tree_consistency_errors().unwrap().is_empty());
+}
+
 #[test]
 fn classification_on_a_stored_tree() {
     let mut store = Store::open_in_memory().unwrap();
