@@ -106,9 +106,9 @@ fn backup_restore_and_a_damaged_file() {
     );
 }
 
-/// A database with one subscription, whose `table`'s root page is then overwritten with garbage
-/// (the log checkpointed first, so the damage is in the file itself). Returns the file's bytes.
-fn subscribed_then_damaged(dir: &std::path::Path, db: &std::path::Path, table: &str) -> Vec<u8> {
+/// Subscribes the database at `db` to one feed (written as OPML into `dir`), then checkpoints
+/// its log, so that what follows sees the whole database in the file itself.
+fn subscribed(dir: &std::path::Path, db: &std::path::Path) {
     let opml = dir.join("f.opml");
     std::fs::write(
         &opml,
@@ -116,10 +116,17 @@ fn subscribed_then_damaged(dir: &std::path::Path, db: &std::path::Path, table: &
     )
     .unwrap();
     assert!(pith(db, &["import", opml.to_str().unwrap()]).ok);
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.pragma_update(None, "wal_checkpoint", "TRUNCATE")
+        .unwrap();
+}
+
+/// A database with one subscription ([`subscribed`]), whose `table`'s root page is then
+/// overwritten with garbage. Returns the file's bytes.
+fn subscribed_then_damaged(dir: &std::path::Path, db: &std::path::Path, table: &str) -> Vec<u8> {
+    subscribed(dir, db);
     let (page_size, root): (i64, i64) = {
         let conn = rusqlite::Connection::open(db).unwrap();
-        conn.pragma_update(None, "wal_checkpoint", "TRUNCATE")
-            .unwrap();
         let page_size = conn
             .pragma_query_value(None, "page_size", |r| r.get(0))
             .unwrap();
@@ -195,18 +202,7 @@ fn a_reading_command_that_meets_damage_says_what_to_do() {
 fn a_reading_command_leaves_a_file_with_a_damaged_header_where_it_is() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("pith.db");
-    let opml = dir.path().join("f.opml");
-    std::fs::write(
-        &opml,
-        r#"<opml version="2.0"><body><outline text="a" xmlUrl="http://127.0.0.1:9/a.xml"/></body></opml>"#,
-    )
-    .unwrap();
-    assert!(pith(&db, &["import", opml.to_str().unwrap()]).ok);
-    {
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        conn.pragma_update(None, "wal_checkpoint", "TRUNCATE")
-            .unwrap();
-    }
+    subscribed(dir.path(), &db);
     let mut bytes = std::fs::read(&db).unwrap();
     // The page size (bytes 16-17) made impossible.
     bytes[16] = 0;

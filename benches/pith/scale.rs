@@ -41,8 +41,9 @@ fn push(engine: &Engine, store: &mut Store, generated: &Generated) -> anyhow::Re
     // The refresh commits its batch when due; the commit is the insert's cost.
     crate::pipeline::commit_if_due(store)?;
     let insert = start.elapsed();
-    // A refresh's sweep, untimed: this measures a page's own insert and classification.
-    store.tree_apply_window(&engine.window, generated.time)?;
+    // The site's window, untimed (a refresh's sweep applies it): this measures a page's own
+    // insert and classification.
+    store.tree_apply_window_in(&key.domain, &engine.window, generated.time)?;
     let (TreeInsert::Inserted(doc) | TreeInsert::Duplicate(doc)) = outcome;
     let mut unique = hashes.clone();
     unique.sort_unstable();

@@ -263,7 +263,7 @@ pub fn classify_in_tree(
         // The document has left the tree (history window).
         return Ok(classify(page, None, page_level));
     }
-    let Some(draft) = draft(page, &branch, page_level, Some(outside)) else {
+    let Some(draft) = draft(page, &branch, page_level, outside) else {
         return Ok(page_level.labels.clone());
     };
     if draft.is_page_level() {
@@ -285,7 +285,8 @@ pub fn classify(
     let Some(branch) = branch else {
         return page_level.labels.clone();
     };
-    match draft(page, branch, page_level, None) {
+    let outside = prose_outside(page, &page_level.labels, &page_level.containers);
+    match draft(page, branch, page_level, outside) {
         Some(draft) => finish(page, branch, draft),
         None => page_level.labels.clone(),
     }
@@ -301,12 +302,13 @@ pub struct Draft<'a> {
 }
 
 /// Starts the rule; `None` when the site is too young to speak (the page-level labels stand).
-/// `page_level_outside` is [`prose_outside`] for `page_level` when the caller has it already.
+/// `page_level_outside` is [`prose_outside`]'s answer for `page_level`, which the caller reads
+/// the branch's counts with; it serves again when the site keeps the page-level article.
 pub fn draft<'a>(
     page: &Page,
     branch: &Branch,
     page_level: &'a ArticleExtraction,
-    page_level_outside: Option<Vec<(usize, SlotKey)>>,
+    page_level_outside: Vec<(usize, SlotKey)>,
 ) -> Option<Draft<'a>> {
     deciding_node(branch)?;
     let agreement = agreed_container(page, branch);
@@ -316,9 +318,9 @@ pub fn draft<'a>(
         }
         _ => Cow::Borrowed(page_level),
     };
-    let outside = match (&base, page_level_outside) {
-        (Cow::Borrowed(_), Some(outside)) => outside,
-        _ => prose_outside(page, &base.labels, &base.containers),
+    let outside = match &base {
+        Cow::Borrowed(_) => page_level_outside,
+        Cow::Owned(article) => prose_outside(page, &article.labels, &article.containers),
     };
     Some(Draft {
         base,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use pith::extract::Engine;
-use pith::store::{FeedInfo, Store, StoreError};
+use pith::store::{self, FeedInfo, Store, StoreError};
 use pith::urlkey::QueryRules;
 
 /// The database file in the platform's data directory, its folder created on first use.
@@ -68,14 +68,7 @@ pub fn reads_damage(e: &anyhow::Error) -> bool {
                 _ => None,
             }
         });
-        sqlite
-            .and_then(rusqlite::Error::sqlite_error_code)
-            .is_some_and(|code| {
-                matches!(
-                    code,
-                    rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase
-                )
-            })
+        sqlite.is_some_and(store::is_damage)
     })
 }
 

@@ -255,9 +255,9 @@ fn ingest(
             // The page's site leaves its history window at the page's time before the page is
             // classified, as a refresh's sweep would have taken out what left it by then (a
             // stream has no sweep).
-            if let Some(domain) = i.key.as_ref().and_then(|k| k.branch().into_iter().next()) {
+            if let Some(key) = &i.key {
                 store
-                    .tree_apply_window_in(&domain, &engine.window, time)
+                    .tree_apply_window_in(&key.domain, &engine.window, time)
                     .map_err(|e| PageProblem::Fatal(e.into()))?;
             }
             Ok(i)

@@ -273,7 +273,8 @@ fn quick_check(conn: &Connection) -> Result<Option<String>, rusqlite::Error> {
     Ok((rows != ["ok"]).then(|| rows.join("; ")))
 }
 
-pub(super) fn is_damage(e: &rusqlite::Error) -> bool {
+/// True when SQLite's error says the file is damaged or is not a database at all.
+pub fn is_damage(e: &rusqlite::Error) -> bool {
     matches!(
         e.sqlite_error_code(),
         Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)

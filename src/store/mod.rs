@@ -29,7 +29,8 @@ mod space;
 mod tree;
 
 pub use maintenance::{
-    CheckFailed, DamagedFile, IntegrityCheck, Restored, open_connections, restore, verify_backup,
+    CheckFailed, DamagedFile, IntegrityCheck, Restored, is_damage, open_connections, restore,
+    verify_backup,
 };
 
 pub use codecs::PageBytes;

@@ -22,7 +22,6 @@ use rusqlite::{Connection, params};
 
 use super::items::{ItemId, delete_items};
 use super::pages::drop_page;
-use super::tree::tree_window_step;
 use super::{Store, StoreError};
 use crate::limits;
 use crate::urltree::HistoryWindow;
@@ -194,8 +193,8 @@ impl Store {
     /// left the URL Tree's `window` (older than its age and no longer among a site's documents),
     /// and gives free pages above a small reserve back to the file system. Stops at `limits`; the
     /// next sweep does the rest (the tree's pass starting over from the first site, bounded by
-    /// the time alone, as its removals must keep pace with the inserts). Each step of at most `limits::RETENTION_STEP_ROWS` rows is
-    /// its own transaction, so nothing waits long on it.
+    /// the time alone, as its removals must keep pace with the inserts). Each step of at most
+    /// `limits::RETENTION_STEP_ROWS` rows is its own transaction, so nothing waits long on it.
     pub fn retention_sweep(
         &mut self,
         policy: &Retention,
@@ -211,16 +210,10 @@ impl Store {
         let step = limits::RETENTION_STEP_ROWS;
         // The tree first, with no bound but the time: its removals keep pace with the inserts,
         // and what a step leaves goes at the next sweep.
-        let mut from = Some(0);
-        while let Some(at) = from {
-            if started.elapsed() >= limits.time {
-                swept.finished = false;
-                break;
-            }
-            let (removed, next) = self.write(|tx| tree_window_step(tx, window, now, at, step))?;
-            swept.tree_docs_removed += removed;
-            from = next;
-        }
+        let (removed, done) =
+            self.tree_window_pass(window, now, || started.elapsed() < limits.time)?;
+        swept.tree_docs_removed = removed;
+        swept.finished &= done;
         for (read, days) in [(true, policy.read_days), (false, policy.unread_days)] {
             if days == 0 {
                 continue;

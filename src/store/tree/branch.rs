@@ -234,13 +234,7 @@ impl Store {
                 let mut rows = get_listed.query(params![link.node.id, unlisted])?;
                 while let Some(row) = rows.next()? {
                     let count: u32 = row.get(1)?;
-                    let key = row.get_ref(0)?.as_str().map_err(|e| {
-                        rusqlite::Error::FromSqlConversionFailure(
-                            0,
-                            rusqlite::types::Type::Text,
-                            Box::new(e),
-                        )
-                    })?;
+                    let key = row.get_ref(0)?.as_str().map_err(rusqlite::Error::from)?;
                     keep_top(&mut memory_top, read.top, key, count);
                 }
                 memory_counts.reserve(read.counted.len());

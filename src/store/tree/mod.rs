@@ -24,7 +24,6 @@ use crate::urltree::{Branch, HistoryWindow, NodeStats};
 pub use branch::{CountsAt, MemoryRead};
 pub(crate) use check::rebuild_counters;
 use count::{count_doc, find_singles, materialize};
-pub(in crate::store) use remove::window_step as tree_window_step;
 use remove::{domain_window_step, remove_doc, window_step};
 
 /// The identity of a document in the URL Tree.
@@ -293,15 +292,30 @@ impl Store {
         window: &HistoryWindow,
         now: i64,
     ) -> Result<usize, StoreError> {
+        Ok(self.tree_window_pass(window, now, || true)?.0)
+    }
+
+    /// The history window's pass over every domain, a step of at most
+    /// `limits::RETENTION_STEP_ROWS` documents per transaction, starting a step only while
+    /// `go_on` says so. Returns how many documents went and whether the pass finished.
+    pub(in crate::store) fn tree_window_pass(
+        &mut self,
+        window: &HistoryWindow,
+        now: i64,
+        go_on: impl Fn() -> bool,
+    ) -> Result<(usize, bool), StoreError> {
         let mut removed = 0;
         let mut from = Some(0);
         while let Some(at) = from {
+            if !go_on() {
+                return Ok((removed, false));
+            }
             let (went, next) = self
                 .write(|tx| window_step(tx, window, now, at, crate::limits::RETENTION_STEP_ROWS))?;
             removed += went;
             from = next;
         }
-        Ok(removed)
+        Ok((removed, true))
     }
 
     /// deleting nodes no document is under any more. Returns false when no such document exists.

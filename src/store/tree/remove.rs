@@ -120,7 +120,7 @@ fn uncount_in(tx: &Connection, node: i64, hashes: &Array) -> Result<(), StoreErr
 /// `from`, in id order. Returns how many went and the domain to go on from (`None` once every
 /// domain is within its window). Apart from the insert, so that a page's insert does only the
 /// page's work: removals are batched at the end of a refresh, in steps of their own.
-pub(in crate::store) fn window_step(
+pub(super) fn window_step(
     tx: &Connection,
     window: &HistoryWindow,
     now: i64,
@@ -154,7 +154,7 @@ pub(in crate::store) fn window_step(
 /// One step of the history window in one domain (its node `domain`): takes out at most `max` of
 /// the documents that have left it at `now`. Returns how many went and whether the domain is
 /// within its window now.
-pub(in crate::store) fn domain_window_step(
+pub(super) fn domain_window_step(
     tx: &Connection,
     domain: i64,
     window: &HistoryWindow,

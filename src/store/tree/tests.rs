@@ -437,17 +437,21 @@ fn history_window_caps_documents_and_ages_out_old_ones() {
     assert!(store.tree_consistency_errors().unwrap().is_empty());
 }
 
+/// A window that keeps at most `max_docs` documents per domain, whatever their age.
+fn capped(max_docs: u32) -> HistoryWindow {
+    HistoryWindow {
+        max_docs,
+        ..NO_WINDOW
+    }
+}
+
 /// An insert leaves the window to the sweep: a domain holds more than the window allows until
 /// the window is applied, which then takes out the oldest documents exactly, in steps across
 /// several domains (more documents go than one step's bound).
 #[test]
 fn inserts_leave_the_window_to_its_own_pass_over_every_domain() {
     let mut store = Store::open_in_memory().unwrap();
-    let window = HistoryWindow {
-        max_docs: 10,
-        max_age_secs: i64::MAX,
-        keep_newest: u32::MAX,
-    };
+    let window = capped(10);
     let per_domain = crate::limits::RETENTION_STEP_ROWS + 50;
     let domains = ["a.com", "b.org", "c.net"];
     for domain in domains {
@@ -490,11 +494,7 @@ fn inserts_leave_the_window_to_its_own_pass_over_every_domain() {
 #[test]
 fn the_window_of_one_domain_leaves_the_others() {
     let mut store = Store::open_in_memory().unwrap();
-    let window = HistoryWindow {
-        max_docs: 3,
-        max_age_secs: i64::MAX,
-        keep_newest: u32::MAX,
-    };
+    let window = capped(3);
     for domain in ["a.com", "b.org"] {
         for i in 0..5u64 {
             store
