@@ -12,8 +12,9 @@
 //! 4. inside it, share bars, link lists, forms and related-link boxes removed ([`clean`]);
 //! 5. the headline kept wherever it stands; when no container stands out, long low-link blocks
 //!    are kept instead, so that no page comes out empty;
-//! 6. when all that keeps under a fifth of the text in the region the page marks as its main
-//!    content (`<main>`, `role=main`), that region instead ([`main_region`]);
+//! 6. on a page that declares itself a discussion, the thread's replies after the first post
+//!    added ([`grid`]); when all that keeps under a fifth of the text in the region the page
+//!    marks as its main content (`<main>`, `role=main`), that region instead ([`main_region`]);
 //! 7. last, kept blocks that are not the page's own text dropped whichever step kept them: a
 //!    reply's quotation of a post above, a declared product's customer reviews ([`drop`]).
 
@@ -83,11 +84,18 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
         };
         let (first, settled) = follow_declared_body(page, stats, facts, first, entry_text);
         if settled {
+            // A discussion's declared body is its first post alone: its replies still join it,
+            // and a reply quoting that post does not repeat it.
+            if declared::declares_discussion(page) {
+                let threaded = thread_replies(page, stats, facts, first);
+                return drop::quoted_repeats(page, threaded);
+            }
             return first;
         }
         let widened = widen_if_starved(page, stats, facts, first);
         let gridded = grid_if_no_article(page, stats, facts, widened);
-        let mained = main_region::if_starved(page, stats, facts, gridded);
+        let threaded = thread_replies(page, stats, facts, gridded);
+        let mained = main_region::if_starved(page, stats, facts, threaded);
         let unquoted = drop::quoted_repeats(page, mained);
         let reviewed = drop::product_reviews(page, unquoted);
         let uncaptioned = drop::figure_captions(page, reviewed);
@@ -98,7 +106,7 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
 /// When the page declares its article's text (JSON-LD `articleBody`) and the extraction misses
 /// most of it, keeps the page's blocks that are that text instead (see [`declared`]). The flag
 /// says whether the declared body settled the page (the extraction agreed with it, or follows
-/// it now): the steps after this one then leave it alone.
+/// it now): the steps after this one then leave it alone, but for a discussion's replies.
 fn follow_declared_body(
     page: &Page,
     stats: &Stats,
@@ -209,6 +217,51 @@ fn grid_if_no_article(
     ArticleExtraction {
         labels,
         containers: vec![grid.parent],
+    }
+}
+
+/// On a page that declares itself a discussion (a forum thread, a question and its answers),
+/// keeps the thread's posts (each post's lines but furniture, as a grid's items) besides what
+/// the extraction kept: the container it chose, or the body the page declares, is the first
+/// post, and the replies below it are the discussion a reader opened, however short beside it
+/// (from [`grid`]'s 60 words). A list of other threads (entries with linked titles) is never
+/// taken for the replies, nor is a run of posts that ends before the first kept block.
+fn thread_replies(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    first: ArticleExtraction,
+) -> ArticleExtraction {
+    if !declared::declares_discussion(page) {
+        return first;
+    }
+    let Some(thread) = grid::find_thread(page, stats, facts) else {
+        return first;
+    };
+    let Some(first_kept) = first.labels.iter().position(Label::is_content) else {
+        return first;
+    };
+    let thread_end = thread.items.last().map_or(0, |&i| stats.get(i).end_block);
+    if thread_end as usize <= first_kept {
+        return first;
+    }
+    let why = format!(
+        "thread: the page declares a discussion; {} alike posts {} in {} ({} words)",
+        thread.items.len(),
+        thread
+            .items
+            .first()
+            .map(|&i| select::describe(&page.dom, i))
+            .unwrap_or_default(),
+        select::describe(&page.dom, thread.parent),
+        thread.words,
+    );
+    let picks = grid::keep(page, stats, &thread, &why);
+    // The containers stay the extraction's own: they are what a site's pages are compared on.
+    let labels = relabel(picks, first.labels, None, Outside::KeepsItsLabel);
+    ArticleExtraction {
+        labels,
+        containers: first.containers,
     }
 }
 

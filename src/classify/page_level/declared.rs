@@ -111,9 +111,9 @@ fn script_text(dom: &Dom, id: NodeId) -> std::borrow::Cow<'_, str> {
 }
 
 /// The schema.org types the page declares for itself: the `@type` of each JSON-LD document
-/// (or of each entry of its list or `@graph`), and the `itemtype` of microdata items that are
-/// not inside another item. Types nested deeper (the comments of an article, the author of a
-/// post) describe parts of the page, not the page.
+/// (or of each entry of its list or `@graph`) and of the `mainEntity` such a document names,
+/// and the `itemtype` of microdata items that are not inside another item. Types nested deeper
+/// (the comments of an article, the author of a post) describe parts of the page, not the page.
 fn page_types(page: &Page) -> Vec<String> {
     let dom = &page.dom;
     let mut types = Vec::new();
@@ -133,6 +133,11 @@ fn page_types(page: &Page) -> Vec<String> {
             add(entry);
             if let Some(serde_json::Value::Array(graph)) = entry.get("@graph") {
                 graph.iter().for_each(&mut add);
+            }
+            // A document names what the page is about in `mainEntity` (XenForo's `WebPage` of
+            // a `DiscussionForumPosting`): that is the page's type too.
+            if let Some(main) = entry.get("mainEntity") {
+                add(main);
             }
         }
     }

@@ -72,6 +72,56 @@ pub(super) fn find(
     facts: &mut NodeFacts<'_>,
     min_words: u32,
 ) -> Option<Grid> {
+    find_where(page, stats, facts, min_words, Items::Entries, |_, _| true)
+}
+
+/// Fewest replies that make a thread on a page that declares itself a discussion: there, two
+/// alike posts are already its first post's answers, not a page's columns.
+const MIN_POSTS: usize = 2;
+
+/// Finds the largest run of alike posts on a page that declares itself a discussion: a grid
+/// of items most of which hold prose of their own (a post's text, where the two cells of one
+/// post, its author's card and its text, hold it once), and that is not a list of entries
+/// with linked titles (the other threads beside this one).
+pub(super) fn find_thread(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Option<Grid> {
+    find_where(
+        page,
+        stats,
+        facts,
+        MIN_GRID_WORDS,
+        Items::Posts,
+        |items, words| {
+            let with_prose = items.iter().filter(|&&i| stats.get(i).prose > 0).count();
+            with_prose * 3 >= items.len() * 2 && !is_list_of_entries_of(stats, items, words)
+        },
+    )
+}
+
+/// What alike items a search looks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Items {
+    /// Entries or cards: at least [`MIN_ITEMS`], never items named as comments.
+    Entries,
+    /// A declared discussion's posts: at least [`MIN_POSTS`] (the first post among them or
+    /// not), whatever the items' own names say (`ItemComment`, `Comment_265330`): forum
+    /// software names its posts so. Their box's names still count.
+    Posts,
+}
+
+/// [`find`] for `kind` of items, counting only the groups `accept` takes (given the items and
+/// their words).
+fn find_where(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    min_words: u32,
+    kind: Items,
+    mut accept: impl FnMut(&[NodeId], u32) -> bool,
+) -> Option<Grid> {
+    let min_items = match kind {
+        Items::Entries => MIN_ITEMS,
+        Items::Posts => MIN_POSTS,
+    };
     let min_words = min_words.max(MIN_GRID_WORDS);
     let dom = &page.dom;
     let mut best: Option<Grid> = None;
@@ -108,11 +158,12 @@ pub(super) fn find(
             // only in having no class are no evidence of one.
             let named = !class.is_empty()
                 || matches!(tag.as_str(), "li" | "article" | "tr" | "section" | "dd");
-            if items.len() < MIN_ITEMS || !named {
+            if items.len() < min_items || !named {
                 continue;
             }
-            // Items named as comments (`comment-96670866`) are a thread, never a list.
-            if facts.hint(items[0]).is_negative() {
+            // Items named as comments (`comment-96670866`) are a thread, never a list; the posts
+            // of a declared discussion are named so as often as not (`ItemComment`).
+            if kind == Items::Entries && facts.hint(items[0]).is_negative() {
                 continue;
             }
             let words: u32 = items.iter().map(|&i| stats.get(i).words).sum();
@@ -122,7 +173,9 @@ pub(super) fn find(
             {
                 continue;
             }
-            if *furniture.get_or_insert_with(|| in_furniture(dom, facts, stats, parent)) {
+            if !accept(items, words)
+                || *furniture.get_or_insert_with(|| in_furniture(dom, facts, stats, parent))
+            {
                 continue;
             }
             best = Some(Grid {
@@ -176,13 +229,17 @@ const ENTRY_BLOCK_WORDS: u32 = 3;
 /// entry of a list links to its page; a comment links its author's name at most), and its lines
 /// are longer than names.
 pub(super) fn is_list_of_entries(stats: &Stats, grid: &Grid) -> bool {
-    let linked = grid
-        .items
+    is_list_of_entries_of(stats, &grid.items, grid.words)
+}
+
+/// [`is_list_of_entries`] of alike `items` holding `words` words.
+fn is_list_of_entries_of(stats: &Stats, items: &[NodeId], words: u32) -> bool {
+    let linked = items
         .iter()
         .filter(|&&i| stats.get(i).link_words >= TITLE_LINK_WORDS)
         .count();
-    let blocks: u32 = grid.items.iter().map(|&i| stats.get(i).blocks).sum();
-    linked * 10 >= grid.items.len() * 7 && grid.words >= ENTRY_BLOCK_WORDS * blocks
+    let blocks: u32 = items.iter().map(|&i| stats.get(i).blocks).sum();
+    linked * 10 >= items.len() * 7 && words >= ENTRY_BLOCK_WORDS * blocks
 }
 
 /// True when some block inside the grid's items has a label for which `test` holds.

@@ -1062,3 +1062,144 @@ fn a_line_left_with_its_templates_placeholders_is_not_text() {
     assert!(has(&k, "Hello {{ person }}!"), "{k:?}");
     assert!(has(&k, "Paragraph 5 "), "{k:?}");
 }
+
+/// A thread whose first post stands in a box of its own and whose few replies follow in a
+/// list of their own, each named as a comment (the way Vanilla prints a thread), beside a list
+/// of other threads in `others_box` (`aside`, or a plain `div`). `declaration` goes in the
+/// page's head.
+fn thread_with_comments(declaration: &str, others_box: &str) -> String {
+    let comment = |n: usize| {
+        format!(
+            "<li class=\"Item Alt ItemComment noPhotoWrap pageBox\" id=Comment_{n}><div class=Comment><div class=Author>\
+             <a href=/u/{n}>member{n}</a> <span class=Meta>March {n}, 2025</span></div>\
+             <div class=Message><p>Comment {n}: sad to see it go, though we all saw it coming \
+             for a while, and thanks for the years of work on it.</p></div></div></li>"
+        )
+    };
+    let comments: String = (1..=3).map(comment).collect();
+    // Longer than the replies, and with prose of their own: only their linked titles say they
+    // are other pages' entries.
+    let other = |n: usize| {
+        format!(
+            "<li class=Other><a href=/t/{n}>Another thread about the project number {n}</a> \
+             <p>Its opening post asks, at some length and with several examples, whether the \
+             project number {n} will carry on, and who will keep it.</p></li>"
+        )
+    };
+    let others: String = (1..=8).map(other).collect();
+    format!(
+        "<html><head><title>The project is ending - Forum</title>{declaration}</head><body>\
+         <nav>{NAV}</nav><div class=Main><h1>The project is ending</h1>\
+         <div class=Discussion><div class=Author><a href=/u/0>admin</a> December 2, 2024</div>\
+         <div class=Message>{}</div></div>\
+         <div class=Replies><h2>Replies</h2>\
+         <ul class=\"MessageList DataList\">{comments}</ul></div></div>\
+         <{others_box} class=MoreThreads><h3>Other threads</h3><ul>{others}</ul></{others_box}>\
+         </body></html>",
+        paragraphs(0..4)
+    )
+}
+
+/// On a page that declares itself a discussion, the replies after the first post are the
+/// thread, however short beside it; the list of other threads is not. The declaration counts
+/// when it is the `mainEntity` of a `WebPage` (as XenForo prints it) and when it carries the
+/// first post as its `articleBody`, which settles the first post but not the replies. Without
+/// the declaration the replies are comments under an article and stay out.
+#[test]
+fn the_replies_after_a_declared_discussions_first_post_are_its_thread() {
+    let first_post: String = (0..4)
+        .map(|n| {
+            format!(
+                "Paragraph {n} of the article tells the story in full sentences, with commas, \
+                 clauses and details, so that it reads like the text a person came to read."
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\\n\\n");
+    let declarations = [
+        "<meta property=og:type content=article>\
+         <script type=\"application/ld+json\">{\"@type\": \"DiscussionForumPosting\", \
+         \"headline\": \"The project is ending\"}</script>"
+            .to_string(),
+        "<script type=\"application/ld+json\">{\"@type\": \"WebPage\", \"mainEntity\": \
+         {\"@type\": \"DiscussionForumPosting\", \"headline\": \"The project is ending\"}}\
+         </script>"
+            .to_string(),
+        format!(
+            "<script type=\"application/ld+json\">{{\"@type\": \"DiscussionForumPosting\", \
+             \"articleBody\": \"{first_post}\"}}</script>"
+        ),
+    ];
+    for declaration in &declarations {
+        let (page, x) = run(&thread_with_comments(declaration, "aside"));
+        let k = kept(&page, &x);
+        for n in 0..4 {
+            assert!(has(&k, &format!("Paragraph {n} ")), "{declaration}: {k:#?}");
+        }
+        for n in 1..=3 {
+            assert!(has(&k, &format!("Comment {n}:")), "{declaration}: {k:#?}");
+        }
+        assert!(!has(&k, "Another thread"), "{declaration}: {k:#?}");
+        assert!(!has(&k, "World"), "{declaration}: {k:#?}");
+        let reply = page
+            .blocks
+            .iter()
+            .position(|b| b.text.starts_with("Comment 1:"))
+            .and_then(|i| x.labels.get(i));
+        assert!(
+            matches!(reply.map(|l| &l.reason), Some(Reason::Page { why, .. })
+                if why.starts_with("thread: the page declares a discussion")),
+            "the inspector says which step kept a reply: {reply:?}"
+        );
+    }
+    let (page, x) = run(&thread_with_comments("", "aside"));
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 0 ") && !has(&k, "Comment 1:"), "{k:#?}");
+}
+
+/// The search for a thread's posts passes over a list of other threads, even one longer than
+/// the replies and with prose of its own: its entries link their titles.
+#[test]
+fn a_list_of_other_threads_is_not_the_thread() {
+    let declaration = "<script type=\"application/ld+json\">{\"@type\": \
+                       \"DiscussionForumPosting\"}</script>";
+    let base = Url::parse("https://example.com/t/the-project-is-ending").ok();
+    let page = page_from_html(&thread_with_comments(declaration, "div"), base.as_ref());
+    let stats = Stats::compute(&page);
+    let mut facts = NodeFacts::new(&page.dom);
+    let thread = grid::find_thread(&page, &stats, &mut facts).map(|t| t.items);
+    let posts: Vec<NodeId> = (0..page.dom.len() as NodeId)
+        .filter(|&n| {
+            page.dom
+                .attr(n, "id")
+                .is_some_and(|id| id.starts_with("Comment_"))
+        })
+        .collect();
+    assert_eq!(posts.len(), 3);
+    assert_eq!(thread, Some(posts));
+}
+
+/// The two cells of one post (its author's card and its text) are alike boxes too, but only
+/// one holds prose: they are not a thread, and the card's lines stay out.
+#[test]
+fn the_two_cells_of_one_post_are_not_a_thread() {
+    let html = format!(
+        "<html><head><title>A question - Forum</title>\
+         <script type=\"application/ld+json\">{{\"@type\": \"DiscussionForumPosting\"}}</script>\
+         </head><body><nav>{NAV}</nav><h1>A question</h1>\
+         <article class=message><div class=\"message-inner\">\
+         <div class=\"message-cell message-cell--user\"><h4><a href=/u/1>asker</a></h4>\
+         <dl><dt>Joined</dt><dd>Nov 4, 2011</dd><dt>Messages</dt><dd>65,334</dd>\
+         <dt>Location</dt><dd>Somewhere far away</dd><dt>Reaction score</dt><dd>1,024</dd></dl>\
+         </div><div class=\"message-cell message-cell--main\">{}</div></div></article>\
+         </body></html>",
+        paragraphs(0..4)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 3 "), "{k:#?}");
+    assert!(
+        !has(&k, "65,334") && !has(&k, "Somewhere far away"),
+        "{k:#?}"
+    );
+}
