@@ -190,19 +190,15 @@ fn grid_if_no_article(
     // title each (comments: a name, a date, prose) is a thread under it, however long.
     if has_article
         && (declared::declares_article(page)
-            || !grid::is_list_of_entries(stats, &grid)
+            || !grid::is_list_of_entries(stats, &grid.items, grid.words)
             || grid::holds_any(stats, &grid, page, &first.labels, in_comment_section))
     {
         return first;
     }
     let why = format!(
-        "grid: {} alike items {} in {} ({} words; the chosen container kept {})",
+        "grid: {} alike items {} ({} words; the chosen container kept {})",
         grid.items.len(),
-        grid.items
-            .first()
-            .map(|&i| select::describe(&page.dom, i))
-            .unwrap_or_default(),
-        select::describe(&page.dom, grid.parent),
+        grid::describe(&page.dom, &grid),
         grid.words,
         kept_words
     );
@@ -246,14 +242,9 @@ fn thread_replies(
         return first;
     }
     let why = format!(
-        "thread: the page declares a discussion; {} alike posts {} in {} ({} words)",
+        "thread: the page declares a discussion; {} alike posts {} ({} words)",
         thread.items.len(),
-        thread
-            .items
-            .first()
-            .map(|&i| select::describe(&page.dom, i))
-            .unwrap_or_default(),
-        select::describe(&page.dom, thread.parent),
+        grid::describe(&page.dom, &thread),
         thread.words,
     );
     let picks = grid::keep(page, stats, &thread, &why);

@@ -92,7 +92,7 @@ pub(super) fn find_thread(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>)
         Items::Posts,
         |items, words| {
             let with_prose = items.iter().filter(|&&i| stats.get(i).prose > 0).count();
-            with_prose * 3 >= items.len() * 2 && !is_list_of_entries_of(stats, items, words)
+            with_prose * 3 >= items.len() * 2 && !is_list_of_entries(stats, items, words)
         },
     )
 }
@@ -188,6 +188,17 @@ fn find_where(
     best
 }
 
+/// The grid's first item and the box holding them, as a reason names them
+/// (`li.card in ul.results`).
+pub(super) fn describe(dom: &Dom, grid: &Grid) -> String {
+    let first = grid
+        .items
+        .first()
+        .map(|&i| super::select::describe(dom, i))
+        .unwrap_or_default();
+    format!("{first} in {}", super::select::describe(dom, grid.parent))
+}
+
 /// Which blocks a grid keeps: the items' text and images, less furniture lines and controls.
 pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Pick> {
     let dom = &page.dom;
@@ -225,15 +236,10 @@ pub(super) const TITLE_LINK_WORDS: u32 = 3;
 /// category names or tags.
 const ENTRY_BLOCK_WORDS: u32 = 3;
 
-/// True when the grid reads as a list of entries: most items link a title of their own (an
-/// entry of a list links to its page; a comment links its author's name at most), and its lines
-/// are longer than names.
-pub(super) fn is_list_of_entries(stats: &Stats, grid: &Grid) -> bool {
-    is_list_of_entries_of(stats, &grid.items, grid.words)
-}
-
-/// [`is_list_of_entries`] of alike `items` holding `words` words.
-fn is_list_of_entries_of(stats: &Stats, items: &[NodeId], words: u32) -> bool {
+/// True when alike `items` holding `words` words read as a list of entries: most items link a
+/// title of their own (an entry of a list links to its page; a comment links its author's name
+/// at most), and their lines are longer than names.
+pub(super) fn is_list_of_entries(stats: &Stats, items: &[NodeId], words: u32) -> bool {
     let linked = items
         .iter()
         .filter(|&&i| stats.get(i).link_words >= TITLE_LINK_WORDS)
