@@ -247,7 +247,7 @@ fn thread_replies(
         grid::describe(&page.dom, &thread),
         thread.words,
     );
-    let picks = grid::keep(page, stats, &thread, &why);
+    let picks = grid::keep_thread(page, stats, &thread, &why);
     // The containers stay the extraction's own: they are what a site's pages are compared on.
     let labels = relabel(picks, first.labels, None, Outside::KeepsItsLabel);
     ArticleExtraction {

@@ -5,7 +5,7 @@
 //! from one template (same tag, same first class), each with a few words of its own, outside
 //! navigation and page furniture.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::select::NodeFacts;
 use super::stats::Stats;
@@ -82,7 +82,7 @@ const MIN_POSTS: usize = 2;
 /// Finds the largest run of alike posts on a page that declares itself a discussion: a grid
 /// of items most of which hold prose of their own (a post's text, where the two cells of one
 /// post, its author's card and its text, hold it once), and that is not a list of entries
-/// with linked titles (the other threads beside this one).
+/// with linked titles (the other threads beside this one; see [`links_titles`]).
 pub(super) fn find_thread(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Option<Grid> {
     find_where(
         page,
@@ -90,9 +90,9 @@ pub(super) fn find_thread(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>)
         facts,
         MIN_GRID_WORDS,
         Items::Posts,
-        |items, words| {
+        |items, _words| {
             let with_prose = items.iter().filter(|&&i| stats.get(i).prose > 0).count();
-            with_prose * 3 >= items.len() * 2 && !is_list_of_entries(stats, items, words)
+            with_prose * 3 >= items.len() * 2 && !links_titles(page, stats, items)
         },
     )
 }
@@ -201,13 +201,35 @@ pub(super) fn describe(dom: &Dom, grid: &Grid) -> String {
 
 /// Which blocks a grid keeps: the items' text and images, less furniture lines and controls.
 pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Pick> {
+    keep_but(page, stats, grid, why, &[])
+}
+
+/// Which blocks a thread keeps: its posts' as [`keep`] picks them, less each post's part that
+/// holds no prose in any post (see [`posts_furniture`]).
+pub(super) fn keep_thread(page: &Page, stats: &Stats, thread: &Grid, why: &str) -> Vec<Pick> {
+    let furniture = posts_furniture(page, stats, thread);
+    keep_but(page, stats, thread, why, &furniture)
+}
+
+/// [`keep`], dropping the blocks inside the sorted, disjoint pre-order `spans` of `furniture`.
+fn keep_but(
+    page: &Page,
+    stats: &Stats,
+    grid: &Grid,
+    why: &str,
+    furniture: &[(u32, u32)],
+) -> Vec<Pick> {
     let dom = &page.dom;
     let spans = item_spans(stats, grid);
     page.blocks
         .iter()
         .map(|block| {
-            if !in_spans(&spans, stats.get(block.node).pre) {
+            let pre = stats.get(block.node).pre;
+            if !in_spans(&spans, pre) {
                 return Pick::Outside;
+            }
+            if in_spans(furniture, pre) {
+                return Pick::Drop("thread: a part of every post that holds no prose in any");
             }
             if block.kind != BlockKind::Image
                 && (block.words == 0 || clean::is_furniture_line(block))
@@ -227,6 +249,128 @@ pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Pi
             Pick::Keep(why.to_owned())
         })
         .collect()
+}
+
+/// True when most of `items` (seven in ten) link a title of their own: a line that is mostly
+/// one link of [`TITLE_LINK_WORDS`] words or more, and not a date. An entry of a list links its
+/// page's title; a post links its author's name, its controls and, as a permalink, its date.
+fn links_titles(page: &Page, stats: &Stats, items: &[NodeId]) -> bool {
+    let titled = items
+        .iter()
+        .filter(|&&i| {
+            let a = stats.get(i);
+            page.blocks
+                .get(a.first_block as usize..a.end_block as usize)
+                .unwrap_or_default()
+                .iter()
+                .any(|b| {
+                    b.link_words >= TITLE_LINK_WORDS
+                        && b.link_words * 2 >= b.words
+                        && !super::stats::looks_like_byline(b)
+                })
+        })
+        .count();
+    titled * 10 >= items.len() * 7
+}
+
+/// One part of a thread's posts (a box at the same place in each post's template), over all
+/// the posts.
+#[derive(Default, Clone, Copy)]
+struct PostPart {
+    /// Posts that have a box at this place.
+    posts: u32,
+    /// The last post counted in `posts`, plus one (0 for none).
+    last_post: usize,
+    /// Boxes found at this place (a list's items: several in one post).
+    boxes: u32,
+    /// Prose blocks in them.
+    prose: u32,
+    /// Text blocks in them.
+    blocks: u32,
+}
+
+/// The pre-order spans (sorted, disjoint) of the parts of a thread's posts that are a card, not
+/// text: a box at the same place in at least two thirds of the posts, holding three text lines
+/// or more on average and prose in none of them. That is the author's card of XenForo and
+/// vBulletin (join date, post count, location) beside each post's text: a thread's template
+/// repeats it, and no post ever writes in it. A post's single byline or a list one post holds
+/// is not one.
+fn posts_furniture(page: &Page, stats: &Stats, thread: &Grid) -> Vec<(u32, u32)> {
+    let mut parts: HashMap<String, PostPart> = HashMap::new();
+    for (n, &post) in thread.items.iter().enumerate() {
+        walk_post_parts(&page.dom, post, |id, place| {
+            let a = stats.get(id);
+            let part = parts.entry(place.to_owned()).or_default();
+            if part.last_post != n + 1 {
+                part.last_post = n + 1;
+                part.posts += 1;
+            }
+            part.boxes += 1;
+            part.prose += a.prose;
+            part.blocks += a.blocks;
+            true
+        });
+    }
+    let posts = thread.items.len() as u32;
+    let mut spans = Vec::new();
+    for &post in &thread.items {
+        walk_post_parts(&page.dom, post, |id, place| {
+            let a = stats.get(id);
+            let card = parts.get(place).is_some_and(|p| {
+                p.prose == 0 && p.posts * 3 >= posts * 2 && p.blocks >= 3 * p.boxes
+            });
+            if card && a.words > 0 {
+                spans.push((a.pre, a.end));
+            }
+            !card
+        });
+    }
+    spans
+}
+
+/// Walks the elements inside `post` in document order, calling `visit` with each and its place
+/// in the post's template (the tags and first classes from the post down to it, as
+/// [`template`] reads them); `visit` returns false to skip the element's children.
+fn walk_post_parts(dom: &Dom, post: NodeId, mut visit: impl FnMut(NodeId, &str) -> bool) {
+    // The open elements below the post, each with the length of `place` before it.
+    let mut open: Vec<(NodeId, usize)> = Vec::new();
+    let mut place = String::new();
+    let mut walk = dom.traverse(post);
+    while let Some(edge) = walk.next() {
+        match edge {
+            Edge::Open(id) => {
+                if id == post {
+                    continue;
+                }
+                let Some(tag) = dom.element_name(id) else {
+                    continue;
+                };
+                let before = place.len();
+                place.push('/');
+                place.push_str(tag);
+                // All the classes, not the first only: a post's two cells are often one
+                // class apart (`message-cell message-cell--user`, `… message-cell--main`).
+                for class in dom.attr(id, "class").unwrap_or("").split_ascii_whitespace() {
+                    place.push('.');
+                    place.extend(class.chars().filter(|c| !c.is_ascii_digit()));
+                }
+                if visit(id, &place) {
+                    open.push((id, before));
+                } else {
+                    walk.skip_children();
+                    place.truncate(before);
+                }
+            }
+            Edge::Close(id) => {
+                if let Some(&(last, before)) = open.last()
+                    && last == id
+                {
+                    open.pop();
+                    place.truncate(before);
+                }
+            }
+        }
+    }
 }
 
 /// Link words from which an item's links can hold a title of its own.

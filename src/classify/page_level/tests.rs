@@ -1203,3 +1203,51 @@ fn the_two_cells_of_one_post_are_not_a_thread() {
         "{k:#?}"
     );
 }
+
+/// A XenForo thread: each post is an author's card (name, join date, post count, location)
+/// beside its text, under a permalink that is the post's date. The permalinks are not linked
+/// titles, so the posts are a thread and not a list of other pages; every post's card holds no
+/// prose in any post and goes, while a post's one-line byline and a list one post writes stay.
+#[test]
+fn a_declared_threads_posts_keep_their_text_without_their_authors_cards() {
+    let post = |n: usize, text: &str| {
+        format!(
+            "<article class=\"message message--post\" id=js-post-{n}><div class=message-inner>\
+             <div class=\"message-cell message-cell--user\"><h4><a href=/m/{n}>member{n}</a></h4>\
+             <h5>Senior Member</h5><dl><dt>Joined</dt><dd>Nov 4, 2011</dd>\
+             <dt>Messages</dt><dd>6{n},334</dd><dt>Location</dt><dd>Faraway {n}</dd></dl></div>\
+             <div class=\"message-cell message-cell--main\">\
+             <div class=message-attribution><a href=/p/{n}>Nov 2{n}, 2025</a></div>\
+             <div class=bbWrapper>{text}</div></div></div></article>"
+        )
+    };
+    let reply = |n: usize| {
+        format!(
+            "<p>Reply {n}: we rented from the same agency twice, and both times the car was \
+             clean, on time and cheaper than the airport's desks.</p>"
+        )
+    };
+    let list = "<p>Reply 3: the films I would watch again are these ones below.</p>\
+                <ul><li>Furiosa</li><li>The Substance</li><li>Heretic</li><li>Longlegs</li></ul>";
+    let posts = [
+        post(1, &paragraphs(0..3)),
+        post(2, &reply(2)),
+        post(3, list),
+        post(4, &reply(4)),
+    ]
+    .concat();
+    let html = format!(
+        "<html><head><title>Car rental or car hire? - Forum</title>\
+         <script type=\"application/ld+json\">{{\"@type\": \"WebPage\", \"mainEntity\": \
+         {{\"@type\": \"DiscussionForumPosting\"}}}}</script></head><body><nav>{NAV}</nav>\
+         <h1>Car rental or car hire?</h1><div class=block-body>{posts}</div></body></html>"
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 2 ") && has(&k, "Reply 4:"), "{k:#?}");
+    assert!(has(&k, "Reply 3:") && has(&k, "The Substance"), "{k:#?}");
+    assert!(has(&k, "Nov 24, 2025"), "{k:#?}");
+    for card in ["Faraway", "Joined", "Senior Member", "64,334"] {
+        assert!(!has(&k, card), "{card}: {k:#?}");
+    }
+}
