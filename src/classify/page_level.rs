@@ -160,8 +160,9 @@ fn follow_declared_body(
     )
 }
 
-/// When the page has no article (little prose kept, or the container is one card among many)
-/// but a grid of alike items holds more text than was kept, keeps the grid (see [`grid`]).
+/// When the page has no article (little prose kept, no container at all, or the container is
+/// one card among many) but a grid of alike items holds more text than was kept, keeps the
+/// grid (see [`grid`]).
 fn grid_if_no_article(
     page: &Page,
     stats: &Stats,
@@ -179,10 +180,20 @@ fn grid_if_no_article(
         .containers
         .first()
         .is_some_and(|&c| widen::one_of_many(page, stats, facts, c));
-    let has_article = kept_prose >= widen::ARTICLE_WORDS && !one_card;
+    // A fallback's long lines stand in no container: scattered over the page (a shop's
+    // guarantees, its newsletter's pitch), they are no article, and a grid holding as many
+    // words is the page's content.
+    let fell_back = first.containers.is_empty();
+    let has_article = kept_prose >= widen::ARTICLE_WORDS && !one_card && !fell_back;
     // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
     // text is the list's introduction, and kept with it.
-    let factor = if has_article { GRID_OVER_INTRO } else { 2 };
+    let factor = if has_article {
+        GRID_OVER_INTRO
+    } else if fell_back {
+        1
+    } else {
+        2
+    };
     let Some(grid) = grid::find(page, stats, facts, kept_words.saturating_mul(factor)) else {
         return first;
     };
@@ -196,14 +207,33 @@ fn grid_if_no_article(
         return first;
     }
     let why = format!(
-        "grid: {} alike items {} ({} words; the chosen container kept {})",
+        "grid: {} alike items {} ({} words; the {} kept {})",
         grid.items.len(),
         grid::describe(&page.dom, &grid),
         grid.words,
+        if fell_back {
+            "fallback"
+        } else {
+            "chosen container"
+        },
         kept_words
     );
     let headline = headline(page, stats, facts, &[grid.parent]);
-    let picks = grid::keep(page, stats, &grid, &why);
+    let mut picks = grid::keep(page, stats, &grid, &why);
+    if fell_back {
+        // Of the fallback's lines, those in the box around the grid introduce it.
+        let around = page.dom.parent(grid.parent).unwrap_or(grid.parent);
+        for ((pick, label), block) in picks.iter_mut().zip(&first.labels).zip(&page.blocks) {
+            if matches!(pick, Pick::Outside)
+                && label.is_content()
+                && stats.contains(around, block.node)
+            {
+                *pick = Pick::Keep(
+                    "grid: the fallback's line in the grid's box, its introduction".into(),
+                );
+            }
+        }
+    }
     let outside = if has_article {
         Outside::KeepsItsLabel
     } else {

@@ -417,6 +417,53 @@ fn a_shop_category_keeps_its_grid_of_products() {
     assert!(!has(&kept, "World"), "{kept:#?}");
 }
 
+/// A shop's category whose only long lines are its guarantees, scattered over the page: no
+/// container stands out, so the extraction falls back to those lines, and they are no article.
+/// The grid of products holds about as many words, and it is the page.
+#[test]
+fn a_shop_category_whose_long_lines_are_its_guarantees_keeps_its_grid() {
+    let cards: String = (1..=12)
+        .map(|n| {
+            format!(
+                "<div class=\"col-6 col-md-3\"><div class=card><a href=/p/{n}>\
+                 <img src=/img/{n}.jpg alt=\"\"></a><div class=card-body>\
+                 <a href=/p/{n}>Automatic watch model {n}</a><div>Item# 5{n}37</div>\
+                 <div>$ {n}99.00</div><div>Steel case, leather strap</div></div></div></div>"
+            )
+        })
+        .collect();
+    let guarantee = |what: &str| {
+        format!(
+            "<p>{what}: examine your purchase in the privacy and convenience of your own home, \
+             knowing that it is covered by our promise, for thirty days, with nothing to sign \
+             and no questions asked.</p>"
+        )
+    };
+    let html = format!(
+        "<html><head><title>Automatic watches - Shop</title></head><body>\
+         <div class=\"modal fade\" id=returns><div class=modal-body>{}</div></div>\
+         <div class=\"modal fade\" id=warranty><div class=modal-body>{}</div></div>\
+         <div class=\"modal fade\" id=shipping><div class=modal-body>{}</div></div>\
+         <nav>{NAV}</nav><section><div class=intro><h1>Automatic watches</h1>\
+         <p>Want the power to control time? Ours run on your movement alone, with no \
+         battery.</p></div><div class=row>{cards}</div></section></body></html>",
+        guarantee("Our returns"),
+        guarantee("Our warranty"),
+        guarantee("Our shipping")
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Want the power"), "{kept:#?}");
+    for n in 1..=12 {
+        assert!(
+            has(&kept, &format!("Automatic watch model {n}")),
+            "{kept:#?}"
+        );
+        assert!(has(&kept, &format!("$ {n}99.00")), "{kept:#?}");
+    }
+    assert!(!has(&kept, "Our warranty"), "{kept:#?}");
+}
+
 #[test]
 fn a_full_text_feed_entry_says_where_the_article_is() {
     // The same trap as above, with no JSON-LD: the feed entry carries the story's full text.
