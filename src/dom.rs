@@ -502,5 +502,37 @@ impl Iterator for Descendants<'_> {
     }
 }
 
+/// Splits `value`, a `class` or `id`, into lower-case words: at every non-alphanumeric character
+/// and at camelCase boundaries (`articleBody` → `article`, `body`), calling `f` on each. Authors
+/// name their boxes so, and both the block builder and the extractor read the names.
+pub fn for_each_name_token(value: &str, mut f: impl FnMut(&str)) {
+    let mut token = String::new();
+    let mut prev_lower = false;
+    for c in value.chars() {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower && !token.is_empty() {
+                f(&token);
+                token.clear();
+            }
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+            // Class names are nearly all ASCII: no case tables for them.
+            if c.is_ascii() {
+                token.push(c.to_ascii_lowercase());
+            } else {
+                token.extend(c.to_lowercase());
+            }
+        } else {
+            if !token.is_empty() {
+                f(&token);
+                token.clear();
+            }
+            prev_lower = false;
+        }
+    }
+    if !token.is_empty() {
+        f(&token);
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -7,7 +7,7 @@
 use html5ever::{LocalName, local_name};
 
 use super::BlockKind;
-use crate::dom::{Dom, NodeId};
+use crate::dom::{Dom, NodeId, for_each_name_token};
 
 /// Inline elements: text inside them continues the surrounding block. `<img>`, `<picture>` and
 /// `<br>` are listed here too; they are handled on their own (image blocks, line breaks).
@@ -205,7 +205,8 @@ pub(crate) fn is_hidden_element(dom: &Dom, id: NodeId) -> bool {
 }
 
 /// True for elements that no text box is made for: the `hidden` attribute, a closed
-/// `<dialog>`, or an inline style with `display:none` / `visibility:hidden`.
+/// `<dialog>`, or an inline style with `display:none` / `visibility:hidden` (but on a box named
+/// as a disclosure's folded part, see [`names_folded_part`]).
 ///
 /// One `hidden` element is shown: React's streamed server rendering sends a suspended part of
 /// the page as `<div hidden id="S:3">` at the end of the body, and its inline script moves it
@@ -228,14 +229,15 @@ pub(super) fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
     if is_folded_panel(dom, id) {
         return false;
     }
-    style.is_some_and(|style| {
+    let styled_hidden = style.is_some_and(|style| {
         let compact: String = style
             .chars()
             .filter(|c| !c.is_ascii_whitespace())
             .map(|c| c.to_ascii_lowercase())
             .collect();
         compact.contains("display:none") || compact.contains("visibility:hidden")
-    })
+    });
+    styled_hidden && !names_folded_part(dom, id)
 }
 
 /// True for the folded panel of an accordion (WAI-ARIA's pattern: `role="region"` and
@@ -249,6 +251,40 @@ pub(super) fn is_folded_panel(dom: &Dom, id: NodeId) -> bool {
         r.eq_ignore_ascii_case("tabpanel")
             || r.eq_ignore_ascii_case("region") && dom.attr(id, "aria-labelledby").is_some()
     })
+}
+
+/// The words (see [`for_each_name_token`]) that name the folded part of a disclosure widget: an
+/// FAQ's answer, an accordion's or a collapse's panel, the rest of a text behind "read more", a
+/// spoiler. Scripts fold such a box with an inline `display:none` and unfold it on a click.
+const FOLDED_PART_WORDS: &[&str] = &[
+    "answer",
+    "faq",
+    "accordion",
+    "collapse",
+    "collapsible",
+    "expand",
+    "expandable",
+    "toggle",
+    "reveal",
+    "readmore",
+    "read",
+    "more",
+    "less",
+    "spoiler",
+];
+
+/// True when an `id` or `class` word of `id` names it the folded part of a disclosure (see
+/// [`FOLDED_PART_WORDS`]): like a folded ARIA panel ([`is_folded_panel`]), its text is the
+/// page's own, hidden by a style until the reader asks, and a reading pane shows it unfolded.
+fn names_folded_part(dom: &Dom, id: NodeId) -> bool {
+    ["id", "class"]
+        .iter()
+        .filter_map(|name| dom.attr(id, name))
+        .any(|value| {
+            let mut found = false;
+            for_each_name_token(value, |word| found |= FOLDED_PART_WORDS.contains(&word));
+            found
+        })
 }
 
 /// True for `<div hidden id="S:N">`, a part of the page that React's streaming renderer sends

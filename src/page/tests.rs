@@ -163,6 +163,32 @@ fn a_folded_accordion_panel_is_page_text_other_hidden_boxes_are_not() {
     );
 }
 
+/// Scripts fold an FAQ's answer, the rest of a text behind "read more" and an accordion's panel
+/// with an inline style, and name the box for what it is: those boxes are page text. A box the
+/// style hides under any other name (a popup, a menu) is not, nor is one the `hidden` attribute
+/// hides whatever its name.
+#[test]
+fn a_box_named_as_a_folded_part_is_page_text_other_hidden_boxes_are_not() {
+    let p = page(
+        "<body><div class=faq__question>What is a certificate?</div>\
+         <div class=faq__answer style=\"display: none;\"><p>A short course's proof.</p></div>\
+         <p>The intro begins<span class=readMoreText style=display:none> and goes on.</span></p>\
+         <div class=\"toggle__content\" style=\"display:none\"><p>Jojoba oil.</p></div>\
+         <div class=popup style=display:none><p>a popup</p></div>\
+         <div class=menu-wrapper style=\"visibility: hidden\"><p>a menu</p></div>\
+         <div class=accordion-panel hidden><p>hidden by the attribute</p></div></body>",
+    );
+    assert_eq!(
+        texts(&p),
+        [
+            "What is a certificate?",
+            "A short course's proof.",
+            "The intro begins and goes on.",
+            "Jojoba oil."
+        ]
+    );
+}
+
 #[test]
 fn a_tabs_hidden_panels_are_page_text_other_hidden_boxes_are_not() {
     let p = page(

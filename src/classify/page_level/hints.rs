@@ -4,7 +4,7 @@
 
 use html5ever::local_name;
 
-use crate::dom::{Dom, NodeId};
+use crate::dom::{Dom, NodeId, for_each_name_token};
 
 /// The weight one attribute (`class` or `id`) adds when it says "article text" or takes away when
 /// it says "not article text"; the same scale as the paragraph scores it competes with.
@@ -169,37 +169,6 @@ const NEGATIVE_TOKENS: &[&str] = &[
     "ad", "ads", "nav", "meta", "tags", "tag", "extra", "extras", "gallery", "print", "bio",
 ];
 
-/// Splits `value` into lower-case words: at every non-alphanumeric character and at camelCase
-/// boundaries (`articleBody` → `article`, `body`), calling `f` on each.
-fn for_each_token(value: &str, mut f: impl FnMut(&str)) {
-    let mut token = String::new();
-    let mut prev_lower = false;
-    for c in value.chars() {
-        if c.is_alphanumeric() {
-            if c.is_uppercase() && prev_lower && !token.is_empty() {
-                f(&token);
-                token.clear();
-            }
-            prev_lower = c.is_lowercase() || c.is_ascii_digit();
-            // Class names are nearly all ASCII: no case tables for them.
-            if c.is_ascii() {
-                token.push(c.to_ascii_lowercase());
-            } else {
-                token.extend(c.to_lowercase());
-            }
-        } else {
-            if !token.is_empty() {
-                f(&token);
-                token.clear();
-            }
-            prev_lower = false;
-        }
-    }
-    if !token.is_empty() {
-        f(&token);
-    }
-}
-
 /// The ASCII lower-case letters of `word` as bits (`a` = bit 0). A token can only contain a stem
 /// whose letters it all has, so one AND rules out most stems before any substring search: the
 /// search over every stem for every class and id token was the extractor's largest cost.
@@ -249,7 +218,7 @@ fn first_stem_in(
 fn attr_words(value: &str) -> (bool, Option<&'static str>) {
     let mut positive = false;
     let mut negative = None;
-    for_each_token(value, |t| {
+    for_each_name_token(value, |t| {
         let have = letters(t);
         if negative.is_none() {
             negative = first_stem_in(t, have, NEGATIVE_STEMS, &NEGATIVE_MASKS).or_else(|| {
@@ -374,7 +343,7 @@ mod tests {
 
     fn tokens(v: &str) -> Vec<String> {
         let mut out = Vec::new();
-        for_each_token(v, |t| out.push(t.to_string()));
+        for_each_name_token(v, |t| out.push(t.to_string()));
         out
     }
 
