@@ -197,8 +197,12 @@ fn grid_if_no_article(
     let Some(grid) = grid::find(page, stats, facts, kept_words.saturating_mul(factor)) else {
         return first;
     };
-    // A page that calls itself an article has one, and a grid of entries without a linked
-    // title each (comments: a name, a date, prose) is a thread under it, however long.
+    // A page that calls itself an article has one (also when nothing stood out on it but the
+    // fallback kept an article's worth), and a grid of entries without a linked title each
+    // (comments: a name, a date, prose) is a thread under it, however long.
+    if fell_back && kept_prose >= widen::ARTICLE_WORDS && declared::declares_article(page) {
+        return first;
+    }
     if has_article
         && (declared::declares_article(page)
             || !grid::is_list_of_entries(stats, &grid.items, grid.words)
@@ -220,11 +224,18 @@ fn grid_if_no_article(
     );
     let headline = headline(page, stats, facts, &[grid.parent]);
     let mut picks = grid::keep(page, stats, &grid, &why);
-    if fell_back {
-        // Of the fallback's lines, those in the box around the grid introduce it.
-        let around = page.dom.parent(grid.parent).unwrap_or(grid.parent);
-        for ((pick, label), block) in picks.iter_mut().zip(&first.labels).zip(&page.blocks) {
-            if matches!(pick, Pick::Outside)
+    // Of the fallback's lines, those before the grid in the box around it introduce it; when
+    // that box is the page itself, no line is the grid's own.
+    let around = page
+        .dom
+        .parent(grid.parent)
+        .filter(|&p| !select::is_page_wrapper(&page.dom, p));
+    if fell_back && let Some(around) = around {
+        let grid_start = stats.get(grid.parent).first_block as usize;
+        let lines = picks.iter_mut().zip(&first.labels).zip(&page.blocks);
+        for (index, ((pick, label), block)) in lines.enumerate() {
+            if index < grid_start
+                && matches!(pick, Pick::Outside)
                 && label.is_content()
                 && stats.contains(around, block.node)
             {

@@ -278,3 +278,19 @@ fn body_is_the_parsers_body_or_none() {
     assert_eq!(dom.body(), None);
     assert_eq!(dom.first_element_by_name("body"), None);
 }
+
+fn name_tokens(v: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_name_token(v, |t| out.push(t.to_string()));
+    out
+}
+
+#[test]
+fn class_and_id_words_split_at_punctuation_and_camel_case() {
+    assert_eq!(
+        name_tokens("articleBody main-text"),
+        ["article", "body", "main", "text"]
+    );
+    assert_eq!(name_tokens("  post_content2 "), ["post", "content2"]);
+    assert_eq!(name_tokens("HTMLPage"), ["htmlpage"]);
+}

@@ -254,37 +254,63 @@ pub(super) fn is_folded_panel(dom: &Dom, id: NodeId) -> bool {
 }
 
 /// The words (see [`for_each_name_token`]) that name the folded part of a disclosure widget: an
-/// FAQ's answer, an accordion's or a collapse's panel, the rest of a text behind "read more", a
-/// spoiler. Scripts fold such a box with an inline `display:none` and unfold it on a click.
+/// FAQ's answer, an accordion's or a collapse's panel, a toggle's content, the rest of a text
+/// behind "read more" (`read_div`), a spoiler. Scripts fold such a box with an inline
+/// `display:none` and unfold it on a click.
 const FOLDED_PART_WORDS: &[&str] = &[
     "answer",
     "faq",
     "accordion",
     "collapse",
     "collapsible",
-    "expand",
     "expandable",
     "toggle",
-    "reveal",
     "readmore",
     "read",
-    "more",
-    "less",
     "spoiler",
 ];
 
-/// True when an `id` or `class` word of `id` names it the folded part of a disclosure (see
-/// [`FOLDED_PART_WORDS`]): like a folded ARIA panel ([`is_folded_panel`]), its text is the
+/// Words that name the rest of a text behind "show more" only in pairs, each too common alone
+/// (`more-videos`, `show-comments`): `show-more`, `moreText`, `more-content`.
+const FOLDED_PAIRS: &[(&str, &str)] = &[("show", "more"), ("more", "text"), ("more", "content")];
+
+/// Words that name a box around the page's text, hidden until opened and never its text: a
+/// menu (`navbar-collapse`, `more-menu`), a dialog, a search box, the next or related stories
+/// (`more-stories`, `read-next`). They overrule [`FOLDED_PART_WORDS`].
+const NOT_FOLDED_WORDS: &[&str] = &[
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "dropdown",
+    "modal",
+    "popup",
+    "dialog",
+    "search",
+    "stories",
+    "story",
+    "related",
+    "next",
+    "newsletter",
+    "login",
+    "cart",
+];
+
+/// True when the `id` and `class` words of `id` name it the folded part of a disclosure (see
+/// [`FOLDED_PART_WORDS`] and [`FOLDED_PAIRS`]) and nothing around the page's text (see
+/// [`NOT_FOLDED_WORDS`]): like a folded ARIA panel ([`is_folded_panel`]), its text is the
 /// page's own, hidden by a style until the reader asks, and a reading pane shows it unfolded.
 fn names_folded_part(dom: &Dom, id: NodeId) -> bool {
-    ["id", "class"]
-        .iter()
-        .filter_map(|name| dom.attr(id, name))
-        .any(|value| {
-            let mut found = false;
-            for_each_name_token(value, |word| found |= FOLDED_PART_WORDS.contains(&word));
-            found
-        })
+    let mut words: Vec<String> = Vec::new();
+    for name in ["id", "class"] {
+        if let Some(value) = dom.attr(id, name) {
+            for_each_name_token(value, |word| words.push(word.to_owned()));
+        }
+    }
+    let has = |word: &str| words.iter().any(|w| w == word);
+    let folded = FOLDED_PART_WORDS.iter().any(|w| has(w))
+        || FOLDED_PAIRS.iter().any(|(a, b)| has(a) && has(b));
+    folded && !NOT_FOLDED_WORDS.iter().any(|w| has(w))
 }
 
 /// True for `<div hidden id="S:N">`, a part of the page that React's streaming renderer sends

@@ -164,9 +164,10 @@ fn a_folded_accordion_panel_is_page_text_other_hidden_boxes_are_not() {
 }
 
 /// Scripts fold an FAQ's answer, the rest of a text behind "read more" and an accordion's panel
-/// with an inline style, and name the box for what it is: those boxes are page text. A box the
-/// style hides under any other name (a popup, a menu) is not, nor is one the `hidden` attribute
-/// hides whatever its name.
+/// with an inline style, and name the box for what it is (by its class or its id): those boxes
+/// are page text. A box the style hides under any other name (a popup, a menu) is not, nor one
+/// whose name also says it is a menu or other stories, nor one the `hidden` attribute hides
+/// whatever its name.
 #[test]
 fn a_box_named_as_a_folded_part_is_page_text_other_hidden_boxes_are_not() {
     let p = page(
@@ -174,7 +175,11 @@ fn a_box_named_as_a_folded_part_is_page_text_other_hidden_boxes_are_not() {
          <div class=faq__answer style=\"display: none;\"><p>A short course's proof.</p></div>\
          <p>The intro begins<span class=readMoreText style=display:none> and goes on.</span></p>\
          <div class=\"toggle__content\" style=\"display:none\"><p>Jojoba oil.</p></div>\
+         <div id=answer-3 style=\"visibility: hidden\"><p>Three hours.</p></div>\
          <div class=popup style=display:none><p>a popup</p></div>\
+         <div class=more-stories style=display:none><p>another story</p></div>\
+         <div class=read-next style=display:none><p>the next story</p></div>\
+         <div class=\"navbar-collapse collapse\" style=display:none><p>a folded menu</p></div>\
          <div class=menu-wrapper style=\"visibility: hidden\"><p>a menu</p></div>\
          <div class=accordion-panel hidden><p>hidden by the attribute</p></div></body>",
     );
@@ -184,7 +189,8 @@ fn a_box_named_as_a_folded_part_is_page_text_other_hidden_boxes_are_not() {
             "What is a certificate?",
             "A short course's proof.",
             "The intro begins and goes on.",
-            "Jojoba oil."
+            "Jojoba oil.",
+            "Three hours."
         ]
     );
 }

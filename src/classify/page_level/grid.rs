@@ -72,7 +72,7 @@ pub(super) fn find(
     facts: &mut NodeFacts<'_>,
     min_words: u32,
 ) -> Option<Grid> {
-    find_where(page, stats, facts, min_words, Items::Entries, |_, _| true)
+    find_where(page, stats, facts, min_words, Items::Entries, |_| true)
 }
 
 /// Fewest replies that make a thread on a page that declares itself a discussion: there, two
@@ -82,19 +82,12 @@ const MIN_POSTS: usize = 2;
 /// Finds the largest run of alike posts on a page that declares itself a discussion: a grid
 /// of items most of which hold prose of their own (a post's text, where the two cells of one
 /// post, its author's card and its text, hold it once), and that is not a list of entries
-/// with linked titles (the other threads beside this one; see [`links_titles`]).
+/// with linked titles (the other threads beside this one; see [`most_link_a_title`]).
 pub(super) fn find_thread(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Option<Grid> {
-    find_where(
-        page,
-        stats,
-        facts,
-        MIN_GRID_WORDS,
-        Items::Posts,
-        |items, _words| {
-            let with_prose = items.iter().filter(|&&i| stats.get(i).prose > 0).count();
-            with_prose * 3 >= items.len() * 2 && !links_titles(page, stats, items)
-        },
-    )
+    find_where(page, stats, facts, MIN_GRID_WORDS, Items::Posts, |items| {
+        let with_prose = items.iter().filter(|&&i| stats.get(i).prose > 0).count();
+        with_prose * 3 >= items.len() * 2 && !most_link_a_title(page, stats, items)
+    })
 }
 
 /// What alike items a search looks for.
@@ -108,15 +101,14 @@ enum Items {
     Posts,
 }
 
-/// [`find`] for `kind` of items, counting only the groups `accept` takes (given the items and
-/// their words).
+/// [`find`] for `kind` of items, counting only the groups `accept` takes.
 fn find_where(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     min_words: u32,
     kind: Items,
-    mut accept: impl FnMut(&[NodeId], u32) -> bool,
+    mut accept: impl FnMut(&[NodeId]) -> bool,
 ) -> Option<Grid> {
     let min_items = match kind {
         Items::Entries => MIN_ITEMS,
@@ -173,7 +165,7 @@ fn find_where(
             {
                 continue;
             }
-            if !accept(items, words)
+            if !accept(items)
                 || *furniture.get_or_insert_with(|| in_furniture(dom, facts, stats, parent))
             {
                 continue;
@@ -201,18 +193,18 @@ pub(super) fn describe(dom: &Dom, grid: &Grid) -> String {
 
 /// Which blocks a grid keeps: the items' text and images, less furniture lines and controls.
 pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Pick> {
-    keep_but(page, stats, grid, why, &[])
+    keep_except(page, stats, grid, why, &[])
 }
 
 /// Which blocks a thread keeps: its posts' as [`keep`] picks them, less each post's part that
 /// holds no prose in any post (see [`posts_furniture`]).
 pub(super) fn keep_thread(page: &Page, stats: &Stats, thread: &Grid, why: &str) -> Vec<Pick> {
     let furniture = posts_furniture(page, stats, thread);
-    keep_but(page, stats, thread, why, &furniture)
+    keep_except(page, stats, thread, why, &furniture)
 }
 
 /// [`keep`], dropping the blocks inside the sorted, disjoint pre-order `spans` of `furniture`.
-fn keep_but(
+fn keep_except(
     page: &Page,
     stats: &Stats,
     grid: &Grid,
@@ -229,7 +221,7 @@ fn keep_but(
                 return Pick::Outside;
             }
             if in_spans(furniture, pre) {
-                return Pick::Drop("thread: a part of every post that holds no prose in any");
+                return Pick::Drop("thread: a templated box most posts have and none writes in");
             }
             if block.kind != BlockKind::Image
                 && (block.words == 0 || clean::is_furniture_line(block))
@@ -251,10 +243,10 @@ fn keep_but(
         .collect()
 }
 
-/// True when most of `items` (seven in ten) link a title of their own: a line that is mostly
-/// one link of [`TITLE_LINK_WORDS`] words or more, and not a date. An entry of a list links its
+/// True when most of `items` (seven in ten) link a title of their own: a line at least half of
+/// whose words, and [`TITLE_LINK_WORDS`] or more, are link text, and that is not a date. An entry of a list links its
 /// page's title; a post links its author's name, its controls and, as a permalink, its date.
-fn links_titles(page: &Page, stats: &Stats, items: &[NodeId]) -> bool {
+fn most_link_a_title(page: &Page, stats: &Stats, items: &[NodeId]) -> bool {
     let titled = items
         .iter()
         .filter(|&&i| {
@@ -290,11 +282,12 @@ struct PostPart {
 }
 
 /// The pre-order spans (sorted, disjoint) of the parts of a thread's posts that are a card, not
-/// text: a box at the same place in at least two thirds of the posts, holding three text lines
-/// or more on average and prose in none of them. That is the author's card of XenForo and
-/// vBulletin (join date, post count, location) beside each post's text: a thread's template
-/// repeats it, and no post ever writes in it. A post's single byline or a list one post holds
-/// is not one.
+/// text: a box with a class (the template's markup; what a post's author writes has none), at
+/// the same place in at least two thirds of the posts, holding three text lines or more on
+/// average and prose in none of them. That is the author's card of XenForo and vBulletin (join
+/// date, post count, location) beside each post's text: a thread's template repeats it, and no
+/// post ever writes in it. A post's one-line byline is not one, nor a box one post holds, nor a
+/// list most posts write.
 fn posts_furniture(page: &Page, stats: &Stats, thread: &Grid) -> Vec<(u32, u32)> {
     let mut parts: HashMap<String, PostPart> = HashMap::new();
     for (n, &post) in thread.items.iter().enumerate() {
@@ -316,9 +309,15 @@ fn posts_furniture(page: &Page, stats: &Stats, thread: &Grid) -> Vec<(u32, u32)>
     for &post in &thread.items {
         walk_post_parts(&page.dom, post, |id, place| {
             let a = stats.get(id);
-            let card = parts.get(place).is_some_and(|p| {
-                p.prose == 0 && p.posts * 3 >= posts * 2 && p.blocks >= 3 * p.boxes
-            });
+            // A box with a class is the template's; the markup a post's author writes has none.
+            let templated = page
+                .dom
+                .attr(id, "class")
+                .is_some_and(|c| !c.trim().is_empty());
+            let card = templated
+                && parts.get(place).is_some_and(|p| {
+                    p.prose == 0 && p.posts * 3 >= posts * 2 && p.blocks >= 3 * p.boxes
+                });
             if card && a.words > 0 {
                 spans.push((a.pre, a.end));
             }
@@ -329,8 +328,8 @@ fn posts_furniture(page: &Page, stats: &Stats, thread: &Grid) -> Vec<(u32, u32)>
 }
 
 /// Walks the elements inside `post` in document order, calling `visit` with each and its place
-/// in the post's template (the tags and first classes from the post down to it, as
-/// [`template`] reads them); `visit` returns false to skip the element's children.
+/// in the post's template (the tags and all the classes, digits dropped, from the post down to
+/// it); `visit` returns false to skip the element's children.
 fn walk_post_parts(dom: &Dom, post: NodeId, mut visit: impl FnMut(NodeId, &str) -> bool) {
     // The open elements below the post, each with the length of `place` before it.
     let mut open: Vec<(NodeId, usize)> = Vec::new();

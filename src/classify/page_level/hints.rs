@@ -341,22 +341,6 @@ pub(super) fn tag_weight(dom: &Dom, id: NodeId) -> f32 {
 mod tests {
     use super::*;
 
-    fn tokens(v: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        for_each_name_token(v, |t| out.push(t.to_string()));
-        out
-    }
-
-    #[test]
-    fn tokens_split_at_punctuation_and_camel_case() {
-        assert_eq!(
-            tokens("articleBody main-text"),
-            ["article", "body", "main", "text"]
-        );
-        assert_eq!(tokens("  post_content2 "), ["post", "content2"]);
-        assert_eq!(tokens("HTMLPage"), ["htmlpage"]);
-    }
-
     /// The letter masks only skip searches that could not succeed: the stem found is the one a
     /// plain search of every stem in list order finds.
     #[test]
