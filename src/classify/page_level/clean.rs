@@ -156,21 +156,16 @@ fn opens_related(text: &str) -> bool {
     })
 }
 
-/// True when `id` sits in a quotation: a `<blockquote>`, or a box whose class names a quote
-/// (`bbCodeBlock--quote`, `quotecontent`), as forums mark a reply's quote of an earlier post.
-pub(super) fn in_quotation(dom: &Dom, id: NodeId) -> bool {
-    let mut at = Some(id);
-    while let Some(n) = at {
-        if dom.is_html(n, &local_name!("blockquote"))
+/// The innermost quotation `id` sits in (itself included): a `<blockquote>`, or a box whose
+/// class names a quote (`bbCodeBlock--quote`, `quotecontent`), as forums mark a reply's quote of
+/// an earlier post.
+pub(super) fn quotation_around(dom: &Dom, id: NodeId) -> Option<NodeId> {
+    std::iter::successors(Some(id), |&n| dom.parent(n)).find(|&n| {
+        dom.is_html(n, &local_name!("blockquote"))
             || dom
                 .attr(n, "class")
                 .is_some_and(|c| c.to_ascii_lowercase().contains("quote"))
-        {
-            return true;
-        }
-        at = dom.parent(n);
-    }
-    false
+    })
 }
 
 /// Finds the subtrees to remove inside `containers`, as pre-order intervals sorted by start.

@@ -3,6 +3,7 @@
 
 use super::{ArticleExtraction, HEADLINE, clean, declared, hints, page_label};
 use crate::classify::{Label, Verdict};
+use crate::dom::NodeId;
 use crate::page::{Block, BlockKind, Page};
 
 /// The reason of a shop's customer review.
@@ -47,8 +48,9 @@ const QUOTED_MIN_WORDS: u32 = 8;
 
 /// Drops the kept blocks inside a quotation whose text a kept block above already says: a
 /// thread's reply quoting the post it answers shows that post's text a second time, and a
-/// reader has read it once. Only quotations: text repeated elsewhere on a page (a summary, a
-/// caption) may be the page's own twice.
+/// reader has read it once. A quotation all of whose long lines repeat goes whole, its
+/// attribution and short lines too. Only quotations: text repeated elsewhere on a page (a
+/// summary, a caption) may be the page's own twice.
 pub(super) fn quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> ArticleExtraction {
     let candidate = |block: &Block, label: &Label| {
         label.is_content() && block.words >= QUOTED_MIN_WORDS && block.image.is_none()
@@ -65,13 +67,37 @@ pub(super) fn quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> 
     if !hashes.windows(2).any(|w| w[0] == w[1]) {
         return extraction;
     }
+    let dom = &page.dom;
     let mut said = std::collections::HashSet::new();
+    // Quotations with a repeated line, and those with a line said here first.
+    let mut repeating = std::collections::HashSet::new();
+    let mut saying = std::collections::HashSet::new();
     for (block, label) in page.blocks.iter().zip(extraction.labels.iter_mut()) {
         if !candidate(block, label) {
             continue;
         }
-        if !said.insert(block.hash) && clean::in_quotation(&page.dom, block.node) {
+        let quotation = clean::quotation_around(dom, block.node);
+        if !said.insert(block.hash)
+            && let Some(quotation) = quotation
+        {
             *label = page_label(Verdict::Boilerplate, QUOTED_REPEAT.into());
+            repeating.insert(quotation);
+        } else if let Some(quotation) = quotation {
+            saying.insert(quotation);
+        }
+    }
+    // A quotation all of whose long lines repeat is a repeat as a whole: its attribution ("X
+    // said:") and its short lines ("Thanks", a signature) go with them.
+    let repeated: std::collections::HashSet<NodeId> =
+        repeating.difference(&saying).copied().collect();
+    if !repeated.is_empty() {
+        for (block, label) in page.blocks.iter().zip(extraction.labels.iter_mut()) {
+            if label.is_content()
+                && std::iter::successors(Some(block.node), |&n| dom.parent(n))
+                    .any(|n| repeated.contains(&n))
+            {
+                *label = page_label(Verdict::Boilerplate, QUOTED_REPEAT.into());
+            }
         }
     }
     extraction

@@ -868,13 +868,21 @@ fn a_reply_quoting_a_post_above_does_not_repeat_it() {
         "<blockquote class=bbCodeBlock--quote><div>member0 said:</div>{original}\
          <div>Click to expand...</div><div>Click to shrink...</div></blockquote>"
     );
+    // One reply quotes the post and a line of its own that no post says: that quotation is
+    // not a repeat as a whole.
+    let mixed = format!(
+        "<blockquote class=bbCodeBlock--quote><div>member9 said:</div>{original}\
+         <p>The dryer also shares its circuit with the kitchen outlets in this old house.</p>\
+         </blockquote>"
+    );
     let replies: String = (1..5)
         .map(|n| {
             post(
                 n,
                 &format!(
-                    "{quote}<p>Reply {n}: check the load calculation first, because a larger \
-                     panel on the same service changes nothing, as the inspector will say.</p>"
+                    "{}<p>Reply {n}: check the load calculation first, because a larger \
+                     panel on the same service changes nothing, as the inspector will say.</p>",
+                    if n == 3 { &mixed } else { &quote }
                 ),
             )
         })
@@ -896,6 +904,13 @@ fn a_reply_quoting_a_post_above_does_not_repeat_it() {
     }
     assert!(!has(&k, "Click to expand"), "{k:?}");
     assert!(!has(&k, "Click to shrink"), "{k:?}");
+    // A quotation whose every long line repeats goes whole, its attribution too; the one with
+    // a line of its own keeps that line and its attribution.
+    assert!(!has(&k, "member0 said:"), "{k:?}");
+    assert!(
+        has(&k, "member9 said:") && has(&k, "kitchen outlets"),
+        "{k:?}"
+    );
     // A quotation that repeats nothing is the article's own text.
     let html = format!(
         "<html><body><div class=story><h1>Town hall</h1>{}<blockquote><p>We will not raise \
