@@ -162,9 +162,11 @@ fn opens_related(text: &str) -> bool {
 pub(super) fn quotation_around(dom: &Dom, id: NodeId) -> Option<NodeId> {
     std::iter::successors(Some(id), |&n| dom.parent(n)).find(|&n| {
         dom.is_html(n, &local_name!("blockquote"))
-            || dom
-                .attr(n, "class")
-                .is_some_and(|c| c.to_ascii_lowercase().contains("quote"))
+            || dom.attr(n, "class").is_some_and(|c| {
+                c.as_bytes()
+                    .windows(5)
+                    .any(|w| w.eq_ignore_ascii_case(b"quote"))
+            })
     })
 }
 

@@ -42,15 +42,20 @@ pub(super) fn product_reviews(page: &Page, mut extraction: ArticleExtraction) ->
 /// The reason of a quotation that repeats the text of a post above it.
 const QUOTED_REPEAT: &str = "removed: a quotation of text kept above (a reply quoting a post)";
 
+/// The reason of a line inside a quotation all of whose long lines repeat a post above.
+const QUOTED_WHOLE: &str = "removed: in a quotation that only repeats a post above";
+
 /// Words from which a quoted line is a post's text rather than an attribution (`— Senate
 /// (@senate) October 9, 2018`), which two embedded posts of one author share.
 const QUOTED_MIN_WORDS: u32 = 8;
 
 /// Drops the kept blocks inside a quotation whose text a kept block above already says: a
 /// thread's reply quoting the post it answers shows that post's text a second time, and a
-/// reader has read it once. A quotation all of whose long lines repeat goes whole, its
-/// attribution and short lines too. Only quotations: text repeated elsewhere on a page (a
-/// summary, a caption) may be the page's own twice.
+/// reader has read it once. A quotation all of whose long lines repeat (those of the quotations
+/// inside it included) goes whole, with the short lines and the attribution inside it (XenForo
+/// and phpBB put the "X said:" line there; Discourse and Invision put it beside, where it
+/// stays). Only quotations: text repeated elsewhere on a page (a summary, a caption) may be the
+/// page's own twice.
 pub(super) fn quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> ArticleExtraction {
     let candidate = |block: &Block, label: &Label| {
         label.is_content() && block.words >= QUOTED_MIN_WORDS && block.image.is_none()
@@ -82,12 +87,17 @@ pub(super) fn quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> 
         {
             *label = page_label(Verdict::Boilerplate, QUOTED_REPEAT.into());
             repeating.insert(quotation);
-        } else if let Some(quotation) = quotation {
-            saying.insert(quotation);
+        } else {
+            // A line said here first spares its quotation and every quotation around it.
+            let mut at = quotation;
+            while let Some(q) = at {
+                saying.insert(q);
+                at = dom.parent(q).and_then(|p| clean::quotation_around(dom, p));
+            }
         }
     }
     // A quotation all of whose long lines repeat is a repeat as a whole: its attribution ("X
-    // said:") and its short lines ("Thanks", a signature) go with them.
+    // said:") and its short lines ("Hello,", "Thanks") go with them.
     let repeated: std::collections::HashSet<NodeId> =
         repeating.difference(&saying).copied().collect();
     if !repeated.is_empty() {
@@ -96,7 +106,7 @@ pub(super) fn quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> 
                 && std::iter::successors(Some(block.node), |&n| dom.parent(n))
                     .any(|n| repeated.contains(&n))
             {
-                *label = page_label(Verdict::Boilerplate, QUOTED_REPEAT.into());
+                *label = page_label(Verdict::Boilerplate, QUOTED_WHOLE.into());
             }
         }
     }

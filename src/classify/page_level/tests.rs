@@ -911,6 +911,59 @@ fn a_reply_quoting_a_post_above_does_not_repeat_it() {
         has(&k, "member9 said:") && has(&k, "kitchen outlets"),
         "{k:?}"
     );
+    // A post body named for quoting (XenForo's `js-selectToQuote`) that copies a line from
+    // above, around a quotation of a line said nowhere else: only the copied line goes.
+    let body = |n: usize, inner: &str| {
+        format!(
+            "<article class=message><div class=user><a href=/u{n}>member{n}</a></div>\
+             <div class=\"message-body js-selectToQuote\">{inner}</div></article>"
+        )
+    };
+    let first = "<p>The dryer and the heater share one breaker, and it trips when both of them \
+                 run on a cold evening.</p>";
+    let replies: String = ["an electrician", "the inspector", "my neighbour"]
+        .iter()
+        .enumerate()
+        .map(|(n, who)| {
+            body(
+                n + 1,
+                &format!(
+                    "<p>A dedicated circuit for the dryer is what {who} will most likely \
+                     suggest to you.</p>"
+                ),
+            )
+        })
+        .collect();
+    let copying = body(
+        4,
+        &format!(
+            "{first}<blockquote class=bbCodeBlock--quote><div>member7 said:</div><p>Back on the \
+             first page someone said the panel was rated for far more than this house uses.</p>\
+             </blockquote><p>Thanks, that worked.</p>"
+        ),
+    );
+    let html = format!(
+        "<html><body><nav>{NAV}</nav><div class=thread><h1>Breaker trips</h1>{}{replies}\
+         {copying}</div></body></html>",
+        body(0, first)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert_eq!(
+        k.iter()
+            .filter(|t| t.contains("The dryer and the heater"))
+            .count(),
+        1,
+        "{k:?}"
+    );
+    for line in [
+        "what my neighbour will",
+        "member7 said:",
+        "Back on the first page",
+        "Thanks, that worked.",
+    ] {
+        assert!(has(&k, line), "{line}: {k:?}");
+    }
     // A quotation that repeats nothing is the article's own text.
     let html = format!(
         "<html><body><div class=story><h1>Town hall</h1>{}<blockquote><p>We will not raise \
