@@ -83,10 +83,11 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
             None => fallback(page, stats, facts),
         };
         let (first, settled) = follow_declared_body(page, stats, facts, first, entry_text);
+        let discussion = declared::declares_discussion(page);
         if settled {
             // A discussion's declared body is its first post alone: its replies still join it,
             // and a reply quoting that post does not repeat it.
-            if declared::declares_discussion(page) {
+            if discussion {
                 let threaded = thread_replies(page, stats, facts, first);
                 return drop::quoted_repeats(page, threaded);
             }
@@ -94,7 +95,11 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
         }
         let widened = widen_if_starved(page, stats, facts, first);
         let gridded = grid_if_no_article(page, stats, facts, widened);
-        let threaded = thread_replies(page, stats, facts, gridded);
+        let threaded = if discussion {
+            thread_replies(page, stats, facts, gridded)
+        } else {
+            gridded
+        };
         let mained = main_region::if_starved(page, stats, facts, threaded);
         let unquoted = drop::quoted_repeats(page, mained);
         let reviewed = drop::product_reviews(page, unquoted);
@@ -184,7 +189,8 @@ fn grid_if_no_article(
     // guarantees, its newsletter's pitch), they are no article, and a grid holding as many
     // words is the page's content.
     let fell_back = first.containers.is_empty();
-    let has_article = kept_prose >= widen::ARTICLE_WORDS && !one_card && !fell_back;
+    let article_worth = kept_prose >= widen::ARTICLE_WORDS && !one_card;
+    let has_article = article_worth && !fell_back;
     // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
     // text is the list's introduction, and kept with it.
     let factor = if has_article {
@@ -200,13 +206,10 @@ fn grid_if_no_article(
     // A page that calls itself an article has one (also when nothing stood out on it but the
     // fallback kept an article's worth), and a grid of entries without a linked title each
     // (comments: a name, a date, prose) is a thread under it, however long.
-    if fell_back && kept_prose >= widen::ARTICLE_WORDS && declared::declares_article(page) {
-        return first;
-    }
-    if has_article
-        && (declared::declares_article(page)
-            || !grid::is_list_of_entries(stats, &grid.items, grid.words)
-            || grid::holds_any(stats, &grid, page, &first.labels, in_comment_section))
+    if article_worth && declared::declares_article(page)
+        || has_article
+            && (!grid::is_list_of_entries(stats, &grid.items, grid.words)
+                || grid::holds_any(stats, &grid, page, &first.labels, in_comment_section))
     {
         return first;
     }
@@ -226,11 +229,12 @@ fn grid_if_no_article(
     let mut picks = grid::keep(page, stats, &grid, &why);
     // Of the fallback's lines, those before the grid in the box around it introduce it; when
     // that box is the page itself, no line is the grid's own.
-    let around = page
-        .dom
-        .parent(grid.parent)
-        .filter(|&p| !select::is_page_wrapper(&page.dom, p));
-    if fell_back && let Some(around) = around {
+    if fell_back
+        && let Some(around) = page
+            .dom
+            .parent(grid.parent)
+            .filter(|&p| !select::is_page_wrapper(&page.dom, p))
+    {
         let grid_start = stats.get(grid.parent).first_block as usize;
         let lines = picks.iter_mut().zip(&first.labels).zip(&page.blocks);
         for (index, ((pick, label), block)) in lines.enumerate() {
@@ -257,8 +261,8 @@ fn grid_if_no_article(
     }
 }
 
-/// On a page that declares itself a discussion (a forum thread, a question and its answers),
-/// keeps the thread's posts (each post's lines but furniture, as a grid's items) besides what
+/// On a page that declares itself a discussion (a forum thread, a question and its answers;
+/// the caller asks), keeps the thread's posts (each post's lines but furniture, as a grid's items) besides what
 /// the extraction kept: the container it chose, or the body the page declares, is the first
 /// post, and the replies below it are the discussion a reader opened, however short beside it
 /// (from [`grid`]'s 60 words). A list of other threads (entries with linked titles) is never
@@ -269,9 +273,6 @@ fn thread_replies(
     facts: &mut NodeFacts<'_>,
     first: ArticleExtraction,
 ) -> ArticleExtraction {
-    if !declared::declares_discussion(page) {
-        return first;
-    }
     let Some(thread) = grid::find_thread(page, stats, facts) else {
         return first;
     };

@@ -89,11 +89,9 @@ pub(super) fn quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> 
             repeating.insert(quotation);
         } else {
             // A line said here first spares its quotation and every quotation around it.
-            let mut at = quotation;
-            while let Some(q) = at {
-                saying.insert(q);
-                at = dom.parent(q).and_then(|p| clean::quotation_around(dom, p));
-            }
+            saying.extend(std::iter::successors(quotation, |&q| {
+                dom.parent(q).and_then(|p| clean::quotation_around(dom, p))
+            }));
         }
     }
     // A quotation all of whose long lines repeat is a repeat as a whole: its attribution ("X

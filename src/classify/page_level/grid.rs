@@ -244,8 +244,9 @@ fn keep_except(
 }
 
 /// True when most of `items` (seven in ten) link a title of their own: a line at least half of
-/// whose words, and [`TITLE_LINK_WORDS`] or more, are link text, and that is not a date. An entry of a list links its
-/// page's title; a post links its author's name, its controls and, as a permalink, its date.
+/// whose words, and [`TITLE_LINK_WORDS`] or more, are link text, and that is not a date. An
+/// entry of a list links its page's title; a post links its author's name, its controls and,
+/// as a permalink, its date.
 fn most_link_a_title(page: &Page, stats: &Stats, items: &[NodeId]) -> bool {
     let titled = items
         .iter()
@@ -267,7 +268,7 @@ fn most_link_a_title(page: &Page, stats: &Stats, items: &[NodeId]) -> bool {
 
 /// One part of a thread's posts (a box at the same place in each post's template), over all
 /// the posts.
-#[derive(Default, Clone, Copy)]
+#[derive(Default)]
 struct PostPart {
     /// Posts that have a box at this place.
     posts: u32,
