@@ -12,7 +12,9 @@
 //! Starvation is judged on the region's own text, its link lines (other than an entry's title
 //! over its summary) and its comments left out: a region that is mostly links (a list of
 //! repositories with their star counts and contributors) does not make a complete extraction of
-//! its descriptions look starved. Replies removed as alike items with bylines do count, since a
+//! its descriptions look starved, unless the region has next to no other text and the extraction
+//! kept next to nothing in it: then its link lines (a shop's departments on its home page) are the
+//! page's text. Replies removed as alike items with bylines do count, since a
 //! section front's stories are removed the same way and bringing those back is the step's point;
 //! and an extraction that kept an article's worth outside the region is left alone.
 
@@ -47,9 +49,12 @@ pub(super) fn if_starved(
     first: ArticleExtraction,
 ) -> ArticleExtraction {
     let kept = super::kept_words(page, &first.labels).all;
-    // Cheap bound first: the region's own text is at most the page's words.
+    // Cheap bound first: the region's own text is at most the page's words (and an extraction
+    // of fewer words than a region needs is judged on what it kept inside the region alone).
     let page_words = stats.get(page.dom.root()).words;
-    if page_words < MIN_REGION_WORDS || kept as f32 >= STARVED_SHARE * page_words as f32 {
+    if page_words < MIN_REGION_WORDS
+        || kept >= MIN_REGION_WORDS && kept as f32 >= STARVED_SHARE * page_words as f32
+    {
         return first;
     }
     let Some(region) = marked_main(&page.dom, stats) else {
@@ -62,6 +67,7 @@ pub(super) fn if_starved(
     };
     let mut set_apart = SetApart::new(&page.dom, region);
     let mut own_words = 0;
+    let mut link_words = 0;
     let mut kept_outside = 0;
     for (index, (block, label)) in page.blocks.iter().zip(&first.labels).enumerate() {
         if !inside_region(block) {
@@ -79,21 +85,40 @@ pub(super) fn if_starved(
             || super::widen::heads_a_summary(page, stats, index, agg.end)
         {
             own_words += block.words;
+        } else if !clean::is_furniture_line(block) {
+            link_words += block.words;
         }
     }
+    // A region whose every line is a link (a shop's home page: its categories and departments)
+    // has no text of its own to judge by. When the extraction kept next to nothing, and nothing
+    // of it there, those lines are what the page offers, and they are judged as its text.
+    let links_only = own_words < MIN_REGION_WORDS && kept < MIN_REGION_WORDS;
+    let (region_words, kept) = if links_only {
+        (own_words + link_words, kept.saturating_sub(kept_outside))
+    } else {
+        (own_words, kept)
+    };
     // An article's worth kept outside the region: the page's article stands outside what it
     // marks as main (a region of teasers beside it), and stays as it was.
-    if own_words < MIN_REGION_WORDS
-        || kept as f32 >= STARVED_SHARE * own_words as f32
+    if region_words < MIN_REGION_WORDS
+        || kept as f32 >= STARVED_SHARE * region_words as f32
         || kept_outside >= super::widen::ARTICLE_WORDS
     {
         return first;
     }
-    let why = format!(
-        "main region: the extraction kept {kept} words, under a fifth of the {own_words} words \
-         of the page's own text (lines of links left out) in its marked main content {}",
-        super::select::describe(&page.dom, region)
-    );
+    let why = if links_only {
+        format!(
+            "main region: the extraction kept {kept} words in the page's marked main content {}, \
+             whose {region_words} words are lines of links but {own_words}",
+            super::select::describe(&page.dom, region)
+        )
+    } else {
+        format!(
+            "main region: the extraction kept {kept} words, under a fifth of the {region_words} \
+             words of the page's own text (lines of links left out) in its marked main content {}",
+            super::select::describe(&page.dom, region)
+        )
+    };
     let picks = page
         .blocks
         .iter()
@@ -315,6 +340,62 @@ mod tests {
         assert_eq!(content(&page, &x).len(), 3, "{:?}", content(&page, &x));
         let (page, x) = after_first_with(&html, &["Summary 0:", "Summary 1:"], None);
         assert!(content(&page, &x).len() > 20, "{:?}", content(&page, &x));
+    }
+
+    /// A shop's home page: its departments as linked names in `<main>`, a line of text about the
+    /// shop beside them when `intro` says so, and a trademark notice in the footer.
+    fn shop_home(intro: bool) -> String {
+        let departments: String = [
+            "Watercolor Paint",
+            "Acrylic Paint",
+            "Oil Paint",
+            "Brushes and Painting Tools",
+            "Colored Pencils",
+            "Markers",
+            "Fine Writing Supplies",
+            "Paper and Boards",
+            "Easels and Furniture",
+            "Frames and Framing Supplies",
+            "Ceramics and Sculpture",
+            "Printmaking",
+            "Crafts and Textiles",
+            "Kids Art Supplies",
+            "Canvas and Surfaces",
+            "Drawing and Illustration",
+            "Gifts for Artists",
+            "Clearance Deals",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(n, name)| format!("<li><a href=/c/{n}><h3>{name}</h3></a></li>"))
+        .collect();
+        let intro = if intro {
+            "<p>We have sold art materials to painters, schools and studios since the shop first              opened its doors downtown.</p>"
+        } else {
+            ""
+        };
+        format!(
+            "<html><body><nav><a href=/>Home</a><a href=/sale>Sale</a></nav><main>\
+             <h2>Shop by Department</h2>{intro}<ul class=grid>{departments}</ul></main><footer>\
+             <p>Blick, Blick Studio and Artists Pick Blick are registered trademarks of the \
+             shop, which holds every right to the names, the marks and the pictures on these \
+             pages in every country.</p></footer></body></html>"
+        )
+    }
+
+    #[test]
+    fn a_region_of_link_lines_is_the_page_when_nothing_was_kept_in_it() {
+        let (page, x) = after_first(&shop_home(false), "registered trademarks");
+        let kept = content(&page, &x);
+        for name in ["Watercolor Paint", "Kids Art Supplies", "Clearance Deals"] {
+            assert!(kept.iter().any(|k| k == name), "{name}: {kept:?}");
+        }
+        assert!(!kept.iter().any(|k| k.contains("trademarks")), "{kept:?}");
+        assert!(!kept.iter().any(|k| k == "Sale"), "{kept:?}");
+        // A line of the region's own text kept beside the links: the extraction kept something
+        // in the region, and the links stay judged as links.
+        let (page, x) = after_first(&shop_home(true), "We have sold");
+        assert_eq!(content(&page, &x).len(), 1, "{:?}", content(&page, &x));
     }
 
     #[test]
