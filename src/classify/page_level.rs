@@ -83,7 +83,11 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
             None => fallback(page, stats, facts),
         };
         let (first, settled) = follow_declared_body(page, stats, facts, first, entry_text);
-        let discussion = declared::declares_discussion(page);
+        let discussion = declared::declares_discussion(page)
+            || first
+                .containers
+                .first()
+                .is_some_and(|&c| declared::names_thread(&page.dom, c));
         if settled {
             // A discussion's declared body is its first post alone: its replies still join it,
             // and a reply quoting that post does not repeat it.

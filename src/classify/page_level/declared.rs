@@ -199,6 +199,23 @@ pub(super) fn declares_discussion(page: &Page) -> bool {
         .any(|t| DISCUSSION_TYPES.contains(&t.as_str()))
 }
 
+/// True when `container`, the box an extraction chose, sits in a box named as a thread: a word
+/// `thread` in its class or id (XenForo's `thread_view` on the page, vBulletin's `ThreadView`
+/// around the first post). Forum software names its thread pages so also where it declares no
+/// structured data, or declares the thread an `Article`; an article's comment thread (Disqus's
+/// `#disqus_thread`) never holds the article itself.
+pub(super) fn names_thread(dom: &Dom, container: NodeId) -> bool {
+    std::iter::successors(Some(container), |&n| dom.parent(n)).any(|n| {
+        ["class", "id"].iter().any(|attr| {
+            let mut thread = false;
+            if let Some(value) = dom.attr(n, attr) {
+                crate::dom::for_each_name_token(value, |word| thread |= word == "thread");
+            }
+            thread
+        })
+    })
+}
+
 /// Keeps the longest `articleBody` string found in `value`, depth-bounded (JSON-LD nests
 /// `@graph` arrays, never deeply).
 fn find_article_body(value: &serde_json::Value, depth: u32, best: &mut Option<String>) {

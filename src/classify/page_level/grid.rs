@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::select::NodeFacts;
 use super::stats::Stats;
-use super::widen::is_furniture_element;
+use super::widen::{is_furniture_element, names_comment};
 use super::{Pick, clean};
 use crate::dom::{Dom, Edge, NodeId};
 use crate::page::{BlockKind, Page};
@@ -58,6 +58,30 @@ fn in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: NodeId)
     while let Some(n) = at {
         if is_furniture_element(dom, n) {
             return true;
+        }
+        at = dom.parent(n);
+    }
+    false
+}
+
+/// [`in_furniture`] for a discussion's posts not themselves named as comments: a box named as
+/// comments around them is the thread's (vBulletin puts a thread's replies in `#comments`), and
+/// only furniture and other negative names count. Posts named as comments inside such a box
+/// are the comments under one post (Stack Exchange's), and stay out as [`in_furniture`] says.
+fn posts_in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: NodeId) -> bool {
+    let total = stats.get(dom.root()).blocks;
+    let mut at = Some(id);
+    while let Some(n) = at {
+        if is_furniture_element(dom, n) {
+            return true;
+        }
+        if dom.is_element(n) && facts.hint(n).is_negative() && !names_comment(facts, n) {
+            // A negatively named box around nearly the whole page is its wrapper, as
+            // `NodeFacts::in_negative_context` judges it.
+            let a = stats.get(n);
+            if (a.blocks + a.images) * 10 < total * 9 {
+                return true;
+            }
         }
         at = dom.parent(n);
     }
@@ -165,9 +189,15 @@ fn find_where(
             {
                 continue;
             }
-            if !accept(items)
-                || *furniture.get_or_insert_with(|| in_furniture(dom, facts, stats, parent))
-            {
+            if !accept(items) {
+                continue;
+            }
+            let set_apart = if kind == Items::Posts && !facts.hint(items[0]).is_negative() {
+                posts_in_furniture(dom, facts, stats, parent)
+            } else {
+                *furniture.get_or_insert_with(|| in_furniture(dom, facts, stats, parent))
+            };
+            if set_apart {
                 continue;
             }
             best = Some(Grid {

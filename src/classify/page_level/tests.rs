@@ -1071,9 +1071,9 @@ fn a_declared_products_customer_reviews_are_not_its_description() {
 
 /// A forum thread's opening post and its replies in one box (the opening post's paragraphs
 /// straight in it, as many forums print the first post): on a page that declares itself a
-/// discussion (schema.org `DiscussionForumPosting`), the replies with their author and date lines
-/// are the thread's posts and stay; without the declaration they read as comments under an
-/// article and go.
+/// discussion (schema.org `DiscussionForumPosting`, or a box named as a thread), the replies with
+/// their author and date lines are the thread's posts and stay; without the declaration they
+/// read as comments under an article and go.
 #[test]
 fn replies_of_a_declared_discussion_are_its_posts() {
     let reply = |n: usize| {
@@ -1084,26 +1084,30 @@ fn replies_of_a_declared_discussion_are_its_posts() {
         )
     };
     let replies: String = (0..6).map(reply).collect();
-    let page_with = |declaration: &str| {
+    let page_with = |declaration: &str, wrapper: &str| {
         format!(
             "<html><head><title>First telescope?</title>{declaration}</head><body>{NAV}\
-             <div class=thread><h1>First telescope?</h1>{}{replies}</div></body></html>",
+             <div class={wrapper}><h1>First telescope?</h1>{}{replies}</div></body></html>",
             paragraphs(0..3)
         )
     };
     let declared = page_with(
         "<script type=\"application/ld+json\">{\"@type\": \"DiscussionForumPosting\", \
          \"headline\": \"First telescope?\"}</script>",
+        "story",
     );
-    let (page, x) = run(&declared);
-    let k = kept(&page, &x);
-    for n in 0..3 {
-        assert!(has(&k, &format!("Paragraph {n} ")), "{k:?}");
+    // Forum software that declares nothing names its thread's box so.
+    for html in [declared, page_with("", "thread_view")] {
+        let (page, x) = run(&html);
+        let k = kept(&page, &x);
+        for n in 0..3 {
+            assert!(has(&k, &format!("Paragraph {n} ")), "{k:?}");
+        }
+        for n in 0..6 {
+            assert!(has(&k, &format!("Reply {n}:")), "{k:?}");
+        }
     }
-    for n in 0..6 {
-        assert!(has(&k, &format!("Reply {n}:")), "{k:?}");
-    }
-    let (page, x) = run(&page_with(""));
+    let (page, x) = run(&page_with("", "story"));
     let k = kept(&page, &x);
     assert!(has(&k, "Paragraph 0 ") && !has(&k, "Reply 0:"), "{k:?}");
 }
@@ -1394,5 +1398,62 @@ fn a_declared_threads_posts_keep_their_text_without_their_authors_cards() {
     assert!(has(&k, "Nov 24, 2025"), "{k:#?}");
     for card in ["Faraway", "Joined", "Senior Member", "64,334"] {
         assert!(!has(&k, card), "{card}: {k:#?}");
+    }
+}
+
+/// A vBulletin thread as Warrior Forum prints it: the page declares an `Article` (each reply a
+/// microdata `Comment`), the first post stands in `#main-post` inside a box named `ThreadView`,
+/// and the replies follow in `#comments`. `thread_box` names the box around both.
+fn thread_view(thread_box: &str, reply_class: &str) -> String {
+    let reply = |n: usize| {
+        format!(
+            "<li class=\"{reply_class}\" itemscope itemtype=http://schema.org/Comment>\
+             <div class=DiscussionBoard-author><a href=/u/{n} itemprop=author>member{n}</a>\
+             <span>March {n}, 2024</span></div><div class=DiscussionBoard-message>\
+             <p>Reply {n}: that method still works, though clicks cost more than they did, so \
+             build the list first and test the pages before you pay for any traffic.</p>\
+             </div></li>"
+        )
+    };
+    let replies: String = (1..=5).map(reply).collect();
+    format!(
+        "<html><head><title>Will this method work?</title>\
+         <meta property=og:type content=article>\
+         <script type=\"application/ld+json\">{{\"@type\": \"Article\", \
+         \"headline\": \"Will this method work?\"}}</script></head><body><nav>{NAV}</nav>\
+         <main><article class=\"{thread_box} Card\"><h1>Will this method work?</h1>\
+         <div id=main-post class=\"{thread_box}-post\">{}</div>\
+         <section id=comments class=DiscussionBoard><ul class=DiscussionBoard-list>{replies}\
+         </ul></section></article></main></body></html>",
+        paragraphs(0..4)
+    )
+}
+
+/// A page whose first post sits in a box named as a thread is a discussion, whatever type it
+/// declares, and its replies are its posts, also inside a box named as comments. A box of
+/// another name makes the same replies comments under an article; and posts named as comments
+/// (the comments under one post, as Stack Exchange prints them) stay out as before.
+#[test]
+fn a_box_named_as_a_thread_makes_the_page_a_discussion() {
+    let (page, x) = run(&thread_view("ThreadView", "DiscussionBoard-item"));
+    let k = kept(&page, &x);
+    for n in 0..4 {
+        assert!(has(&k, &format!("Paragraph {n} ")), "{k:#?}");
+    }
+    for n in 1..=5 {
+        assert!(has(&k, &format!("Reply {n}:")), "{k:#?}");
+    }
+    assert!(!has(&k, "World"), "{k:#?}");
+    for (thread_box, reply_class) in [
+        ("StoryView", "DiscussionBoard-item"),
+        ("ThreadView", "DiscussionBoard-comment"),
+    ] {
+        let (page, x) = run(&thread_view(thread_box, reply_class));
+        let k = kept(&page, &x);
+        assert!(
+            has(&k, "Paragraph 0 "),
+            "{thread_box} {reply_class}: {k:#?}"
+        );
+        assert!(!has(&k, "Reply 1:"), "{thread_box} {reply_class}: {k:#?}");
     }
 }
