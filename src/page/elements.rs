@@ -205,7 +205,7 @@ pub(crate) fn is_hidden_element(dom: &Dom, id: NodeId) -> bool {
 }
 
 /// True for elements that no text box is made for: the `hidden` attribute, a closed
-/// `<dialog>`, or an inline style with `display:none` / `visibility:hidden` (but on a box named
+/// `<dialog>`, a tooltip's text (see [`is_tooltip`]), or an inline style with `display:none` / `visibility:hidden` (but on a box named
 /// as a disclosure's folded part, see [`names_folded_part`]).
 ///
 /// One `hidden` element is shown: React's streamed server rendering sends a suspended part of
@@ -224,6 +224,9 @@ pub(super) fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
         }
     }
     if *name == local_name!("dialog") && dom.attr(id, "open").is_none() {
+        return true;
+    }
+    if is_tooltip(dom, id) {
         return true;
     }
     if is_folded_panel(dom, id) {
@@ -311,6 +314,43 @@ fn names_folded_part(dom: &Dom, id: NodeId) -> bool {
     let folded = FOLDED_PART_WORDS.iter().any(|w| has(w))
         || FOLDED_PAIRS.iter().any(|(a, b)| has(a) && has(b));
     folded && !NOT_FOLDED_WORDS.iter().any(|w| has(w))
+}
+
+/// The `class` words that, with a tooltip's name, say the box is the tooltip's text rather than
+/// the word or icon it explains (`tool-tip__content`, `q-tooltip-content`): the explained word
+/// is often the box named `tooltip` itself, and stays.
+const TOOLTIP_TEXT_WORDS: &[&str] = &["content", "text", "body", "inner", "box"];
+
+/// True for a tooltip's text: `role="tooltip"`, or a class naming a tooltip (`tooltip`, or
+/// `tool` and `tip`) with one of [`TOOLTIP_TEXT_WORDS`], or `tooltiptext` (the common CSS
+/// recipe's name). It shows only while the pointer rests on what it explains (a glossary
+/// note on a product's "Cup style", the same on every product of the shop), so a reading pane
+/// has no place for it, and it is left out as a browser leaves it out until asked.
+fn is_tooltip(dom: &Dom, id: NodeId) -> bool {
+    if dom
+        .attr(id, "role")
+        .is_some_and(|r| r.trim().eq_ignore_ascii_case("tooltip"))
+    {
+        return true;
+    }
+    let Some(class) = dom.attr(id, "class") else {
+        return false;
+    };
+    // Cheap first: most classes of a page hold no `tip` at all.
+    if !class
+        .as_bytes()
+        .windows(3)
+        .any(|w| w.eq_ignore_ascii_case(b"tip"))
+    {
+        return false;
+    }
+    let mut words: Vec<String> = Vec::new();
+    for_each_name_token(class, |word| words.push(word.to_owned()));
+    let has = |word: &str| words.iter().any(|w| w == word);
+    let names_tooltip = has("tooltip") || has("tool") && has("tip");
+    names_tooltip && TOOLTIP_TEXT_WORDS.iter().any(|w| has(w))
+        || has("tooltiptext")
+        || has("tooltipcontent")
 }
 
 /// True for `<div hidden id="S:N">`, a part of the page that React's streaming renderer sends

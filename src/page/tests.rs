@@ -524,3 +524,30 @@ fn element_classes() {
         );
     }
 }
+
+#[test]
+fn a_tooltips_text_is_not_page_text_the_word_it_explains_is() {
+    let p = page(
+        "<body><h4>Cup style <tool-tip class=tool-tip><span>More information</span>\
+         <div class=tool-tip__content>Open-back designs leak sound.</div></tool-tip></h4>\
+         <p>Open-back</p>\
+         <p>Planar <span class=tooltip>drivers<span class=tooltiptext>a thin film moves \
+         the air</span></span> sound clean.</p>\
+         <div class=\"q-tooltip-content\">a hint</div>\
+         <div class=tooltipContent>another hint</div>\
+         <div role=tooltip>Copied!</div>\
+         <p class=tips-and-tricks>Tips for the first week.</p>\
+         <p class=multiple>Multiple colours.</p></body>",
+    );
+    assert_eq!(
+        texts(&p),
+        [
+            "Cup style",
+            "More information",
+            "Open-back",
+            "Planar drivers sound clean.",
+            "Tips for the first week.",
+            "Multiple colours."
+        ]
+    );
+}
