@@ -728,6 +728,28 @@ fn a_linked_title_heads_the_summary_under_it_a_bare_link_does_not() {
         !widen::heads_a_summary(&page, &stats, 4, list_end),
         "its summary is outside the region"
     );
+    // A card's category tag between the title and the summary is passed over; a longer link
+    // line there is another entry's.
+    let card = |between: &str| {
+        page_from_html(
+            &format!(
+                "<body><div class=card><h5><a href=/a>Battlefield 6 teases what the game has \
+                 in store for its fans</a></h5><div><a href=/pc>{between}</a></div><p>Players \
+                 get a hint at what the updates of next year will bring.</p></div></body>"
+            ),
+            base.as_ref(),
+        )
+    };
+    for (between, heads) in [("PC Gaming", true), ("More from the gaming desk", false)] {
+        let page = card(between);
+        let stats = Stats::compute(&page);
+        let end = stats.get(page.dom.root()).end;
+        assert_eq!(
+            widen::heads_a_summary(&page, &stats, 0, end),
+            heads,
+            "{between}"
+        );
+    }
 }
 
 #[test]

@@ -341,9 +341,19 @@ fn remarks_on_posts(
 /// Words from which the line under a linked title is its entry's summary.
 const SUMMARY_WORDS: u32 = 8;
 
-/// True when the link line at `index` is an entry's title: the next text block, still inside
-/// the region (pre-order index below `end`), is a summary of its own words, not another link.
-/// The widened region is then a list of entries, and their titles are what the list says.
+/// Most words of a tag line: a card's category link between its title and its summary.
+const TAG_WORDS: u32 = 3;
+
+/// True for a card's tag line (`PC Gaming`, `News`): a link of at most [`TAG_WORDS`] words,
+/// which a listing prints between an entry's title and its summary.
+fn is_tag_line(block: &crate::page::Block) -> bool {
+    block.words <= TAG_WORDS && block.link_density() >= 0.9
+}
+
+/// True when the link line at `index` is an entry's title: the next text block (past a tag
+/// line, see [`is_tag_line`]), still inside the region (pre-order index below `end`), is a
+/// summary of its own words, not another link. The widened region is then a list of entries,
+/// and their titles are what the list says.
 pub(super) fn heads_a_summary(page: &Page, stats: &Stats, index: usize, end: u32) -> bool {
     let Some(title) = page.blocks.get(index) else {
         return false;
@@ -354,7 +364,7 @@ pub(super) fn heads_a_summary(page: &Page, stats: &Stats, index: usize, end: u32
     page.blocks
         .iter()
         .skip(index + 1)
-        .find(|b| b.kind != BlockKind::Image && b.words > 0)
+        .find(|b| b.kind != BlockKind::Image && b.words > 0 && !is_tag_line(b))
         .is_some_and(|next| {
             next.words >= SUMMARY_WORDS
                 && next.link_density() < 0.5
