@@ -216,7 +216,11 @@ impl<'a> BlockBuilder<'a> {
         } else if *name == local_name!("hr") {
             self.flush();
         }
-        let link = *name == local_name!("a") && dom.attr(id, "href").is_some();
+        // A heading's permalink to itself leads nowhere else: its words are the heading's.
+        let link = *name == local_name!("a")
+            && dom
+                .attr(id, "href")
+                .is_some_and(|href| !is_heading_permalink(dom, id, href));
         let pre = matches!(
             *name,
             local_name!("pre")
@@ -585,4 +589,37 @@ pub(super) fn truncate_chars(s: &mut String, max: usize) {
     if let Some((at, _)) = s.char_indices().nth(max) {
         s.truncate(at);
     }
+}
+
+/// How far above a link its heading and the element its fragment names may be: the heading,
+/// and the section around it (Sphinx names the section, MDN the heading, GitHub the link).
+const PERMALINK_DEPTH: usize = 4;
+
+/// True when the `<a>` at `id` with `href` is a heading's permalink: inside an `<h1>`–`<h6>`,
+/// with a non-empty fragment naming that link, its heading or the section around it
+/// (`<h3 id="usage"><a href="#usage">Usage</a></h3>`). Documentation links each section's
+/// heading so; the heading is still text, not a link to another page, and no longer counts as
+/// link-dense. A bare `#` (a script's toggle) and links to other fragments stay links.
+fn is_heading_permalink(dom: &Dom, id: NodeId, href: &str) -> bool {
+    let Some(fragment) = href.trim().strip_prefix('#').filter(|f| !f.is_empty()) else {
+        return false;
+    };
+    let names_it = |n: NodeId| dom.attr(n, "id") == Some(fragment);
+    let mut in_heading = false;
+    let mut named = names_it(id) || dom.attr(id, "name") == Some(fragment);
+    for n in std::iter::successors(dom.parent(id), |&n| dom.parent(n)).take(PERMALINK_DEPTH) {
+        in_heading |= dom.local_name(n).is_some_and(|name| {
+            matches!(
+                *name,
+                local_name!("h1")
+                    | local_name!("h2")
+                    | local_name!("h3")
+                    | local_name!("h4")
+                    | local_name!("h5")
+                    | local_name!("h6")
+            )
+        });
+        named |= names_it(n);
+    }
+    in_heading && named
 }

@@ -551,3 +551,34 @@ fn a_tooltips_text_is_not_page_text_the_word_it_explains_is() {
         ]
     );
 }
+
+#[test]
+fn a_headings_permalink_to_itself_is_no_link_words() {
+    let p = page(
+        "<body><h3 id=usage><a href=#usage>Making a request</a></h3>\
+         <section id=reading><h2>Reading the body<a class=headerlink href=#reading>¶</a></h2>\
+         </section>\
+         <h2><a id=streams name=streams href=#streams>Streaming the body</a></h2>\
+         <h4><a href=#>Show the rest</a></h4>\
+         <h4 id=faq><a href=#other>Another section</a></h4>\
+         <h4><a href=/guide>The whole guide</a></h4>\
+         <p id=note><a href=#note>A paragraph's own link</a></p></body>",
+    );
+    let links: Vec<(&str, u32)> = p
+        .blocks
+        .iter()
+        .map(|b| (b.text.as_str(), b.link_words))
+        .collect();
+    assert_eq!(
+        links,
+        [
+            ("Making a request", 0),
+            ("Reading the body¶", 0),
+            ("Streaming the body", 0),
+            ("Show the rest", 3),
+            ("Another section", 2),
+            ("The whole guide", 3),
+            ("A paragraph's own link", 4)
+        ]
+    );
+}
