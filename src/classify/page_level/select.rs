@@ -601,7 +601,9 @@ const PART_PROSE_WORDS: u32 = 40;
 /// cut into blocks (`section.web-html > div.html` once per part, a ranking's entries under
 /// its introduction), which the scores split apart when something stands between them (a pull
 /// quote, a heading band). Links, comments and asides are never parts. When the container is
-/// one post of a thread, the other posts are its parts.
+/// one post of a thread, the other posts are its parts. A twin of a box around the container
+/// (same tag and class) that holds the template the same way is a part at any length: the
+/// sections of a page built one panel per section, some of a single paragraph.
 fn parts(
     page: &Page,
     stats: &Stats,
@@ -634,10 +636,10 @@ fn parts(
                 local_name!("td") | local_name!("th") | local_name!("tr")
             )
         });
-        let named = dom
+        let level_named = dom
             .attr(level, "class")
             .is_some_and(|c| !c.trim().is_empty());
-        let peers = named
+        let peers = level_named
             && !layout_cell
             && facts.is_repeated_item(stats, level)
             && *thread_possible.get_or_insert_with(|| !super::declared::declares_article(page));
@@ -652,6 +654,13 @@ fn parts(
             }
             let part = if peers && signature(dom, x) == signature(dom, level) {
                 true
+            } else if up > 0 && level_named && signature(dom, x) == signature(dom, level) {
+                // A twin of the box around the container (`section.product-panel` beside
+                // the container's own), holding a box made from the container's template:
+                // one more section of the same page, however short (one paragraph, a list).
+                a.controls == 0
+                    && template.is_some_and(|t| holds_template(dom, x, t, up + 2))
+                    && !facts.is_repeated_item(stats, x)
             } else {
                 a.prose_words >= PART_PROSE_WORDS
                     && a.prose >= 2

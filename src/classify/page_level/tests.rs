@@ -676,6 +676,58 @@ fn an_article_cut_into_parts_keeps_every_part_made_from_the_containers_template(
     assert!(!has(&kept, "all rights reserved"), "{kept:#?}");
 }
 
+/// A page built one panel per section (`section.panel > div.body`), the longest panel in the
+/// middle: the panels before and after it join it, however short (one paragraph, a list), as
+/// long as they are the same panel; a box of another class stays out.
+#[test]
+fn a_page_of_panels_keeps_its_short_panels_too() {
+    let long_panel = format!(
+        "<section class=panel><div class=head><h2>What the cover pays for</h2></div>\
+         <div class=body>{}</div></section>",
+        paragraphs(0..5)
+    );
+    let short_panel = |title: &str, body: &str| {
+        format!(
+            "<section class=panel><div class=head><h2>{title}</h2></div><div class=body>{body}\
+             </div></section>"
+        )
+    };
+    let html = format!(
+        "<html><head><title>Travel cover</title></head><body><nav>{NAV}</nav><main>\
+         <h1>Travel cover</h1>{}{long_panel}{}{}<section class=partners><div class=body><p>Our \
+         partners also sell car hire, hotel rooms and airport parking at a discount, and \
+         members get points on every booking.</p></div></section></main></body></html>",
+        short_panel(
+            "Why cover matters",
+            "<p>Cover pays when a trip is cut short by illness, a storm or a strike, and it \
+             pays the doctor abroad, which a home policy rarely does.</p>"
+        ),
+        short_panel(
+            "What it does not cover",
+            "<p>Some reasons to cancel are left out of every plan:</p><ul><li>Racing and \
+             other dangerous sports</li><li>Travel to get medical care</li><li>A change of \
+             mind</li></ul>"
+        ),
+        short_panel(
+            "How much it costs",
+            "<p>Cover typically costs five to ten percent of the trip, more for a long trip \
+             to a far country with an older traveller.</p>"
+        ),
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Paragraph 4 "), "{kept:#?}");
+    for line in [
+        "Cover pays when a trip",
+        "Some reasons to cancel",
+        "A change of mind",
+        "Cover typically costs",
+    ] {
+        assert!(has(&kept, line), "{line}: {kept:#?}");
+    }
+    assert!(!has(&kept, "car hire"), "{kept:#?}");
+}
+
 #[test]
 fn a_consent_managers_long_text_is_never_the_article() {
     let cookies: String = (0..5)
