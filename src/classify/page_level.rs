@@ -12,8 +12,8 @@
 //! 4. inside it, share bars, link lists, forms and related-link boxes removed ([`clean`]);
 //! 5. the headline kept wherever it stands; when no container stands out, long low-link blocks
 //!    are kept instead, so that no page comes out empty;
-//! 6. on a page that declares itself a discussion, the thread's replies after the first post
-//!    added ([`grid`]); when all that keeps under a fifth of the text in the region the page
+//! 6. on a page that declares itself a discussion (or whose container sits in a box named as a
+//!    thread's view), the thread's replies after the first post added ([`grid`]); when all that keeps under a fifth of the text in the region the page
 //!    marks as its main content (`<main>`, `role=main`), that region instead ([`main_region`]);
 //! 7. last, kept blocks that are not the page's own text dropped whichever step kept them: a
 //!    reply's quotation of a post above, a declared product's customer reviews ([`drop`]).
@@ -83,26 +83,31 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
             None => fallback(page, stats, facts),
         };
         let (first, settled) = follow_declared_body(page, stats, facts, first, entry_text);
-        let discussion = declared::declares_discussion(page)
-            || first
-                .containers
-                .first()
-                .is_some_and(|&c| declared::names_thread(&page.dom, c));
+        let discussion = if declared::declares_discussion(page) {
+            Some(DECLARED_DISCUSSION)
+        } else if first
+            .containers
+            .first()
+            .is_some_and(|&c| declared::names_thread(&page.dom, c))
+        {
+            Some(NAMED_THREAD)
+        } else {
+            None
+        };
         if settled {
             // A discussion's declared body is its first post alone: its replies still join it,
             // and a reply quoting that post does not repeat it.
-            if discussion {
-                let threaded = thread_replies(page, stats, facts, first);
+            if let Some(because) = discussion {
+                let threaded = thread_replies(page, stats, facts, first, because);
                 return drop::quoted_repeats(page, threaded);
             }
             return first;
         }
         let widened = widen_if_starved(page, stats, facts, first);
         let gridded = grid_if_no_article(page, stats, facts, widened);
-        let threaded = if discussion {
-            thread_replies(page, stats, facts, gridded)
-        } else {
-            gridded
+        let threaded = match discussion {
+            Some(because) => thread_replies(page, stats, facts, gridded, because),
+            None => gridded,
         };
         let mained = main_region::if_starved(page, stats, facts, threaded);
         let unquoted = drop::quoted_repeats(page, mained);
@@ -265,17 +270,27 @@ fn grid_if_no_article(
     }
 }
 
-/// On a page that declares itself a discussion (a forum thread, a question and its answers;
-/// the caller asks), keeps the thread's posts (each post's lines but furniture, as a grid's items) besides what
-/// the extraction kept: the container it chose, or the body the page declares, is the first
-/// post, and the replies below it are the discussion a reader opened, however short beside it
-/// (from [`grid`]'s 60 words). A list of other threads (entries with linked titles) is never
-/// taken for the replies, nor is a run of posts that ends before the first kept block.
+/// Why a page is a discussion, as [`thread_replies`]' reasons say: its structured data
+/// (`DiscussionForumPosting`, `QAPage`) says so.
+const DECLARED_DISCUSSION: &str = "the page declares a discussion";
+
+/// Why a page is a discussion, as [`thread_replies`]' reasons say: its forum software named the
+/// box around the chosen container as a thread's view (see [`declared::names_thread`]).
+const NAMED_THREAD: &str = "the chosen box sits in a thread's view";
+
+/// On a page that is a discussion (a forum thread, a question and its answers; the caller asks,
+/// and `because` says why, see [`DECLARED_DISCUSSION`] and [`NAMED_THREAD`]), keeps the thread's
+/// posts (each post's lines but furniture, as a grid's items) besides what the extraction kept:
+/// the container it chose, or the body the page declares, is the first post, and the replies
+/// below it are the discussion a reader opened, however short beside it (from [`grid`]'s 60
+/// words). A list of other threads (entries with linked titles) is never taken for the replies,
+/// nor is a run of posts that ends before the first kept block.
 fn thread_replies(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     first: ArticleExtraction,
+    because: &str,
 ) -> ArticleExtraction {
     let Some(thread) = grid::find_thread(page, stats, facts) else {
         return first;
@@ -288,7 +303,7 @@ fn thread_replies(
         return first;
     }
     let why = format!(
-        "thread: the page declares a discussion; {} alike posts {} ({} words)",
+        "thread: {because}; {} alike posts {} ({} words)",
         thread.items.len(),
         grid::describe(&page.dom, &thread),
         thread.words,

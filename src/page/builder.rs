@@ -591,35 +591,45 @@ pub(super) fn truncate_chars(s: &mut String, max: usize) {
     }
 }
 
-/// How far above a link its heading and the element its fragment names may be: the heading,
-/// and the section around it (Sphinx names the section, MDN the heading, GitHub the link).
-const PERMALINK_DEPTH: usize = 4;
+/// How far above a link its heading may be (`<h2><span><a>`, `<h2><code><a>`).
+const PERMALINK_DEPTH: usize = 3;
 
-/// True when the `<a>` at `id` with `href` is a heading's permalink: inside an `<h1>`–`<h6>`,
-/// with a non-empty fragment naming that link, its heading or the section around it
-/// (`<h3 id="usage"><a href="#usage">Usage</a></h3>`). Documentation links each section's
+/// True when the `<a>` at `id` with `href` is a heading's permalink: inside an `<h1>`–`<h6>`
+/// ([`PERMALINK_DEPTH`] levels up at most), with a non-empty fragment naming that link, its
+/// heading, or the section right around the heading (`<h3 id="usage"><a href="#usage">`, as MDN
+/// and GitHub Docs print it; Sphinx names the section). Documentation links each section's
 /// heading so; the heading is still text, not a link to another page, and no longer counts as
-/// link-dense. A bare `#` (a script's toggle) and links to other fragments stay links.
+/// link-dense. A bare `#` (a script's toggle), links to other fragments and a fragment naming
+/// the page's `<body>` (a masthead's "back to top") stay links.
 fn is_heading_permalink(dom: &Dom, id: NodeId, href: &str) -> bool {
     let Some(fragment) = href.trim().strip_prefix('#').filter(|f| !f.is_empty()) else {
         return false;
     };
+    let Some(heading) = std::iter::successors(dom.parent(id), |&n| dom.parent(n))
+        .take(PERMALINK_DEPTH)
+        .find(|&n| {
+            dom.local_name(n).is_some_and(|name| {
+                matches!(
+                    *name,
+                    local_name!("h1")
+                        | local_name!("h2")
+                        | local_name!("h3")
+                        | local_name!("h4")
+                        | local_name!("h5")
+                        | local_name!("h6")
+                )
+            })
+        })
+    else {
+        return false;
+    };
     let names_it = |n: NodeId| dom.attr(n, "id") == Some(fragment);
-    let mut in_heading = false;
-    let mut named = names_it(id) || dom.attr(id, "name") == Some(fragment);
-    for n in std::iter::successors(dom.parent(id), |&n| dom.parent(n)).take(PERMALINK_DEPTH) {
-        in_heading |= dom.local_name(n).is_some_and(|name| {
-            matches!(
-                *name,
-                local_name!("h1")
-                    | local_name!("h2")
-                    | local_name!("h3")
-                    | local_name!("h4")
-                    | local_name!("h5")
-                    | local_name!("h6")
-            )
-        });
-        named |= names_it(n);
-    }
-    in_heading && named
+    names_it(id)
+        || dom.attr(id, "name") == Some(fragment)
+        || names_it(heading)
+        || dom.parent(heading).is_some_and(|section| {
+            !dom.is_html(section, &local_name!("body"))
+                && !dom.is_html(section, &local_name!("html"))
+                && names_it(section)
+        })
 }

@@ -205,28 +205,31 @@ pub(crate) fn is_hidden_element(dom: &Dom, id: NodeId) -> bool {
 }
 
 /// True for elements that no text box is made for: the `hidden` attribute, a closed
-/// `<dialog>`, a tooltip's text (see [`is_tooltip`]), or an inline style with `display:none` / `visibility:hidden` (but on a box named
-/// as a disclosure's folded part, see [`names_folded_part`]).
+/// `<dialog>`, a tooltip's text (see [`is_tooltip`]), or an inline style with `display:none` /
+/// `visibility:hidden` (but on a box named as a disclosure's folded part, see
+/// [`names_folded_part`]).
 ///
 /// One `hidden` element is shown: React's streamed server rendering sends a suspended part of
 /// the page as `<div hidden id="S:3">` at the end of the body, and its inline script moves it
 /// in place of `<template id="B:3">` at once. Pages built that way (Next.js among them) hold
 /// their whole content there.
 pub(super) fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
-    let mut style = None;
+    let (mut style, mut role, mut class) = (None, None, None);
     for (attr, value) in dom.attrs(id) {
         match *attr {
             local_name!("hidden") => {
                 return !is_streamed_part(dom, id, name) && !is_folded_panel(dom, id);
             }
             local_name!("style") => style = Some(value.as_str()),
+            local_name!("role") => role = Some(value.as_str()),
+            local_name!("class") => class = Some(value.as_str()),
             _ => {}
         }
     }
     if *name == local_name!("dialog") && dom.attr(id, "open").is_none() {
         return true;
     }
-    if is_tooltip(dom, id) {
+    if is_tooltip(role, class) {
         return true;
     }
     if is_folded_panel(dom, id) {
@@ -316,41 +319,69 @@ fn names_folded_part(dom: &Dom, id: NodeId) -> bool {
     folded && !NOT_FOLDED_WORDS.iter().any(|w| has(w))
 }
 
-/// The `class` words that, with a tooltip's name, say the box is the tooltip's text rather than
-/// the word or icon it explains (`tool-tip__content`, `q-tooltip-content`): the explained word
-/// is often the box named `tooltip` itself, and stays.
+/// The words that, in one class with a tooltip's name, say the box is the tooltip's text
+/// (`tool-tip__content`, `q-tooltip-content`): the explained word is often the box named
+/// `tooltip` itself, and stays.
 const TOOLTIP_TEXT_WORDS: &[&str] = &["content", "text", "body", "inner", "box"];
 
-/// True for a tooltip's text: `role="tooltip"`, or a class naming a tooltip (`tooltip`, or
-/// `tool` and `tip`) with one of [`TOOLTIP_TEXT_WORDS`], or `tooltiptext` (the common CSS
-/// recipe's name). It shows only while the pointer rests on what it explains (a glossary
-/// note on a product's "Cup style", the same on every product of the shop), so a reading pane
-/// has no place for it, and it is left out as a browser leaves it out until asked.
-fn is_tooltip(dom: &Dom, id: NodeId) -> bool {
-    if dom
-        .attr(id, "role")
-        .is_some_and(|r| r.trim().eq_ignore_ascii_case("tooltip"))
-    {
+/// The words that, in one class with a tooltip's name, say the box is what the tooltip explains
+/// or holds it (`tooltip-trigger-text`, `tooltip-container`): it stays, whatever else it says.
+const TOOLTIP_TRIGGER_WORDS: &[&str] = &[
+    "trigger",
+    "term",
+    "wrapper",
+    "wrap",
+    "container",
+    "icon",
+    "label",
+    "toggle",
+    "button",
+    "btn",
+    "anchor",
+    "link",
+    "target",
+];
+
+/// True for a tooltip's text, by the element's `role` and `class`: `role="tooltip"`, or one class
+/// that names a tooltip (`tooltip`, or `tool` and `tip`) and its text (one of
+/// [`TOOLTIP_TEXT_WORDS`]; `tooltiptext` and `tooltipcontent` say both) and nothing of
+/// [`TOOLTIP_TRIGGER_WORDS`]. Words of different classes do not add up: `tooltip text-sm` is a
+/// word styled by a tooltip library and a utility class, and stays. A tooltip shows only while
+/// the pointer rests on what it explains (a glossary note on a product's "Cup style", the same
+/// on every product of the shop), so a reading pane has no place for it, and it is left out as a
+/// browser leaves it out until asked.
+fn is_tooltip(role: Option<&str>, class: Option<&str>) -> bool {
+    if role.is_some_and(|r| r.trim().eq_ignore_ascii_case("tooltip")) {
         return true;
     }
-    let Some(class) = dom.attr(id, "class") else {
+    let Some(class) = class else {
         return false;
     };
     // Cheap first: most classes of a page hold no `tip` at all.
-    if !class
+    class
         .as_bytes()
         .windows(3)
         .any(|w| w.eq_ignore_ascii_case(b"tip"))
-    {
-        return false;
-    }
-    let mut words: Vec<String> = Vec::new();
-    for_each_name_token(class, |word| words.push(word.to_owned()));
-    let has = |word: &str| words.iter().any(|w| w == word);
-    let names_tooltip = has("tooltip") || has("tool") && has("tip");
-    names_tooltip && TOOLTIP_TEXT_WORDS.iter().any(|w| has(w))
-        || has("tooltiptext")
-        || has("tooltipcontent")
+        && class.split_ascii_whitespace().any(names_tooltip_text)
+}
+
+/// True when one class names a tooltip's text (see [`is_tooltip`]).
+fn names_tooltip_text(class: &str) -> bool {
+    let (mut tooltip, mut tool, mut tip, mut text, mut trigger) =
+        (false, false, false, false, false);
+    for_each_name_token(class, |word| match word {
+        "tooltip" => tooltip = true,
+        "tool" => tool = true,
+        "tip" => tip = true,
+        "tooltiptext" | "tooltipcontent" => {
+            tooltip = true;
+            text = true;
+        }
+        _ if TOOLTIP_TEXT_WORDS.contains(&word) => text = true,
+        _ if TOOLTIP_TRIGGER_WORDS.contains(&word) => trigger = true,
+        _ => {}
+    });
+    (tooltip || tool && tip) && text && !trigger
 }
 
 /// True for `<div hidden id="S:N">`, a part of the page that React's streaming renderer sends

@@ -535,7 +535,11 @@ fn a_tooltips_text_is_not_page_text_the_word_it_explains_is() {
          the air</span></span> sound clean.</p>\
          <div class=\"q-tooltip-content\">a hint</div>\
          <div class=tooltipContent>another hint</div>\
+         <div class=tooltipcontent>a third hint</div>\
          <div role=tooltip>Copied!</div>\
+         <p>Fast <span class=\"tooltip text-sm\">GPUs</span> and <span \
+         class=tooltip-trigger-text>cores</span> and <span class=\"tooltip box-border\">\
+         fans</span>.</p>\
          <p class=tips-and-tricks>Tips for the first week.</p>\
          <p class=multiple>Multiple colours.</p></body>",
     );
@@ -546,6 +550,7 @@ fn a_tooltips_text_is_not_page_text_the_word_it_explains_is() {
             "More information",
             "Open-back",
             "Planar drivers sound clean.",
+            "Fast GPUs and cores and fans.",
             "Tips for the first week.",
             "Multiple colours."
         ]
@@ -555,7 +560,8 @@ fn a_tooltips_text_is_not_page_text_the_word_it_explains_is() {
 #[test]
 fn a_headings_permalink_to_itself_is_no_link_words() {
     let p = page(
-        "<body><h3 id=usage><a href=#usage>Making a request</a></h3>\
+        "<body id=top><h1><a href=#top>The Site Name</a></h1>\
+         <h3 id=usage><a href=#usage>Making a request</a></h3>\
          <section id=reading><h2>Reading the body<a class=headerlink href=#reading>¶</a></h2>\
          </section>\
          <h2><a id=streams name=streams href=#streams>Streaming the body</a></h2>\
@@ -572,6 +578,7 @@ fn a_headings_permalink_to_itself_is_no_link_words() {
     assert_eq!(
         links,
         [
+            ("The Site Name", 3),
             ("Making a request", 0),
             ("Reading the body¶", 0),
             ("Streaming the body", 0),

@@ -199,19 +199,24 @@ pub(super) fn declares_discussion(page: &Page) -> bool {
         .any(|t| DISCUSSION_TYPES.contains(&t.as_str()))
 }
 
-/// True when `container`, the box an extraction chose, sits in a box named as a thread: a word
-/// `thread` in its class or id (XenForo's `thread_view` on the page, vBulletin's `ThreadView`
-/// around the first post). Forum software names its thread pages so also where it declares no
-/// structured data, or declares the thread an `Article`; an article's comment thread (Disqus's
-/// `#disqus_thread`) never holds the article itself.
+/// True when `container`, the box an extraction chose, sits in a box named as a thread's view:
+/// the words `thread` and `view` in a row in its class or id (XenForo 1's `thread_view` around
+/// the posts, XenForo 2's `template-thread_view` on `<html>`, vBulletin's `ThreadView` around the
+/// first post). Forum software names its thread pages so also where it declares no structured
+/// data, or declares the thread an `Article`. `thread` alone says less: WordPress names a
+/// comment `thread-even` and a post tagged so `tag-twitter-thread`, Disqus its comment box
+/// `disqus_thread`.
 pub(super) fn names_thread(dom: &Dom, container: NodeId) -> bool {
     std::iter::successors(Some(container), |&n| dom.parent(n)).any(|n| {
         ["class", "id"].iter().any(|attr| {
-            let mut thread = false;
+            let (mut thread, mut view) = (false, false);
             if let Some(value) = dom.attr(n, attr) {
-                crate::dom::for_each_name_token(value, |word| thread |= word == "thread");
+                crate::dom::for_each_name_token(value, |word| {
+                    view |= thread && word == "view";
+                    thread = word == "thread";
+                });
             }
-            thread
+            view
         })
     })
 }

@@ -75,13 +75,12 @@ fn posts_in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: N
         if is_furniture_element(dom, n) {
             return true;
         }
-        if dom.is_element(n) && facts.hint(n).is_negative() && !names_comment(facts, n) {
-            // A negatively named box around nearly the whole page is its wrapper, as
-            // `NodeFacts::in_negative_context` judges it.
-            let a = stats.get(n);
-            if (a.blocks + a.images) * 10 < total * 9 {
-                return true;
-            }
+        if dom.is_element(n)
+            && facts.hint(n).is_negative()
+            && !names_comment(facts, n)
+            && !super::select::wraps_the_page(stats, total, n)
+        {
+            return true;
         }
         at = dom.parent(n);
     }
@@ -99,14 +98,15 @@ pub(super) fn find(
     find_where(page, stats, facts, min_words, Items::Entries, |_| true)
 }
 
-/// Fewest replies that make a thread on a page that declares itself a discussion: there, two
-/// alike posts are already its first post's answers, not a page's columns.
+/// Fewest replies that make a thread on a page that is a discussion (declared, or named a
+/// thread's view): there, two alike posts are already its first post's answers, not a page's
+/// columns.
 const MIN_POSTS: usize = 2;
 
-/// Finds the largest run of alike posts on a page that declares itself a discussion: a grid
-/// of items most of which hold prose of their own (a post's text, where the two cells of one
-/// post, its author's card and its text, hold it once), and that is not a list of entries
-/// with linked titles (the other threads beside this one; see [`most_link_a_title`]).
+/// Finds the largest run of alike posts on a page that is a discussion: a grid of items most of
+/// which hold prose of their own (a post's text, where the two cells of one post, its author's
+/// card and its text, hold it once), and that is not a list of entries with linked titles (the
+/// other threads beside this one; see [`most_link_a_title`]).
 pub(super) fn find_thread(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Option<Grid> {
     find_where(page, stats, facts, MIN_GRID_WORDS, Items::Posts, |items| {
         let with_prose = items.iter().filter(|&&i| stats.get(i).prose > 0).count();
@@ -119,9 +119,10 @@ pub(super) fn find_thread(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>)
 enum Items {
     /// Entries or cards: at least [`MIN_ITEMS`], never items named as comments.
     Entries,
-    /// A declared discussion's posts: at least [`MIN_POSTS`] (the first post among them or
+    /// A discussion's posts: at least [`MIN_POSTS`] (the first post among them or
     /// not), whatever the items' own names say (`ItemComment`, `Comment_265330`): forum
-    /// software names its posts so. Their box's names still count.
+    /// software names its posts so. Their box's names still count, but for a box named as
+    /// comments around posts not named so (see [`posts_in_furniture`]).
     Posts,
 }
 
@@ -178,7 +179,7 @@ fn find_where(
                 continue;
             }
             // Items named as comments (`comment-96670866`) are a thread, never a list; the posts
-            // of a declared discussion are named so as often as not (`ItemComment`).
+            // of a discussion are named so as often as not (`ItemComment`).
             if kind == Items::Entries && facts.hint(items[0]).is_negative() {
                 continue;
             }

@@ -13,10 +13,11 @@
 //! over its summary) and its comments left out: a region that is mostly links (a list of
 //! repositories with their star counts and contributors) does not make a complete extraction of
 //! its descriptions look starved, unless the region has next to no other text and the extraction
-//! kept next to nothing in it: then its link lines (a shop's departments on its home page) are the
-//! page's text. Replies removed as alike items with bylines do count, since a
-//! section front's stories are removed the same way and bringing those back is the step's point;
-//! and an extraction that kept an article's worth outside the region is left alone.
+//! kept next to nothing, none of it text outside furniture: then its link lines (a shop's
+//! departments on its home page) are the page's text. Replies removed as alike items with bylines
+//! do count, since a section front's stories are removed the same way and bringing those back is
+//! the step's point; and an extraction that kept an article's worth outside the region is left
+//! alone.
 
 use html5ever::local_name;
 
@@ -33,11 +34,14 @@ use crate::page::{BlockKind, Page};
 const STARVED_SHARE: f32 = 0.2;
 
 /// Link density from which a line of the region is a link (a menu entry, a star count, a
-/// contributor's name) rather than its text, unless it is an entry's title over its summary.
+/// contributor's name) rather than its text, unless it is an entry's title over its summary (or
+/// the region has next to no other text: see `links_only` in [`if_starved`]).
 const LINK_LINE: f32 = 0.9;
 
 /// A marked region with fewer words than this of its own text (outside link lines, furniture and
-/// comments) is too small to judge from: a short page's extraction stands as it is.
+/// comments) is too small to judge from: a short page's extraction stands as it is, unless it
+/// kept fewer words than this, none of them text outside furniture, and the region's link lines
+/// are then judged as its text.
 const MIN_REGION_WORDS: u32 = 50;
 
 /// Replaces `first` by the page's marked main region when `first` keeps less than a fifth of the
@@ -69,10 +73,18 @@ pub(super) fn if_starved(
     let mut own_words = 0;
     let mut link_words = 0;
     let mut kept_outside = 0;
+    // Of it, the words outside page furniture (a caption beside the region, not a footer's
+    // trademark notice).
+    let mut kept_outside_text = 0;
     for (index, (block, label)) in page.blocks.iter().zip(&first.labels).enumerate() {
         if !inside_region(block) {
             if label.is_content() {
                 kept_outside += block.words;
+                let in_furniture = std::iter::successors(Some(block.node), |&n| page.dom.parent(n))
+                    .any(|n| is_furniture_element(&page.dom, n));
+                if !in_furniture {
+                    kept_outside_text += block.words;
+                }
             }
             continue;
         }
@@ -90,9 +102,12 @@ pub(super) fn if_starved(
         }
     }
     // A region whose every line is a link (a shop's home page: its categories and departments)
-    // has no text of its own to judge by. When the extraction kept next to nothing, and nothing
-    // of it there, those lines are what the page offers, and they are judged as its text.
-    let links_only = own_words < MIN_REGION_WORDS && kept < MIN_REGION_WORDS;
+    // has no text of its own to judge by. When the extraction kept next to nothing, none of it
+    // text outside furniture, those lines are what the page offers, and they are judged as its
+    // text against what was kept inside the region. (A caption kept beside a region of links is
+    // the page's text, and the region's links stay links.)
+    let links_only =
+        own_words < MIN_REGION_WORDS && kept < MIN_REGION_WORDS && kept_outside_text == 0;
     let (region_words, kept) = if links_only {
         (own_words + link_words, kept.saturating_sub(kept_outside))
     } else {
@@ -109,7 +124,7 @@ pub(super) fn if_starved(
     let why = if links_only {
         format!(
             "main region: the extraction kept {kept} words in the page's marked main content {}, \
-             whose {region_words} words are lines of links but {own_words}",
+             all but {own_words} of whose {region_words} words are lines of links",
             super::select::describe(&page.dom, region)
         )
     } else {
@@ -342,40 +357,40 @@ mod tests {
         assert!(content(&page, &x).len() > 20, "{:?}", content(&page, &x));
     }
 
-    /// A shop's home page: its departments as linked names in `<main>`, a line of text about the
-    /// shop beside them when `intro` says so, and a trademark notice in the footer.
-    fn shop_home(intro: bool) -> String {
+    /// A shop's home page: its departments as linked names in `<main>` (some 90 words, all
+    /// links), `intro` beside them, and a trademark notice in the footer (`outside` adds a
+    /// caption of the shop's own between the navigation and `<main>`).
+    fn shop_home(intro: &str, outside: &str) -> String {
         let departments: String = [
             "Watercolor Paint",
             "Acrylic Paint",
             "Oil Paint",
             "Brushes and Painting Tools",
-            "Colored Pencils",
-            "Markers",
+            "Colored Pencils and Graphite",
+            "Markers and Pens",
             "Fine Writing Supplies",
             "Paper and Boards",
-            "Easels and Furniture",
+            "Easels and Studio Furniture",
             "Frames and Framing Supplies",
             "Ceramics and Sculpture",
-            "Printmaking",
+            "Printmaking Tools",
             "Crafts and Textiles",
             "Kids Art Supplies",
             "Canvas and Surfaces",
             "Drawing and Illustration",
             "Gifts for Artists",
             "Clearance Deals",
+            "Airbrush and Spray Paint",
+            "Calligraphy and Lettering",
+            "Storage and Portfolios",
+            "Digital Art Tools",
         ]
         .iter()
         .enumerate()
         .map(|(n, name)| format!("<li><a href=/c/{n}><h3>{name}</h3></a></li>"))
         .collect();
-        let intro = if intro {
-            "<p>We have sold art materials to painters, schools and studios since the shop first              opened its doors downtown.</p>"
-        } else {
-            ""
-        };
         format!(
-            "<html><body><nav><a href=/>Home</a><a href=/sale>Sale</a></nav><main>\
+            "<html><body><nav><a href=/>Home</a><a href=/sale>Sale</a></nav>{outside}<main>\
              <h2>Shop by Department</h2>{intro}<ul class=grid>{departments}</ul></main><footer>\
              <p>Blick, Blick Studio and Artists Pick Blick are registered trademarks of the \
              shop, which holds every right to the names, the marks and the pictures on these \
@@ -385,16 +400,24 @@ mod tests {
 
     #[test]
     fn a_region_of_link_lines_is_the_page_when_nothing_was_kept_in_it() {
-        let (page, x) = after_first(&shop_home(false), "registered trademarks");
+        let (page, x) = after_first(&shop_home("", ""), "registered trademarks");
         let kept = content(&page, &x);
-        for name in ["Watercolor Paint", "Kids Art Supplies", "Clearance Deals"] {
+        for name in ["Watercolor Paint", "Kids Art Supplies", "Digital Art Tools"] {
             assert!(kept.iter().any(|k| k == name), "{name}: {kept:?}");
         }
         assert!(!kept.iter().any(|k| k.contains("trademarks")), "{kept:?}");
         assert!(!kept.iter().any(|k| k == "Sale"), "{kept:?}");
-        // A line of the region's own text kept beside the links: the extraction kept something
-        // in the region, and the links stay judged as links.
-        let (page, x) = after_first(&shop_home(true), "We have sold");
+        // A line of the region's own text kept beside the links is over a fifth of the region:
+        // the extraction stands.
+        let intro = "<p>We have sold art materials to painters, schools and studios since the \
+                     shop first opened its doors downtown.</p>";
+        let (page, x) = after_first(&shop_home(intro, ""), "We have sold");
+        assert_eq!(content(&page, &x).len(), 1, "{:?}", content(&page, &x));
+        // A caption kept outside `<main>`, not in furniture, is the page's text: the region's
+        // links stay links beside it.
+        let caption = "<p class=caption>The new studio on Main Street, photographed on its \
+                       first morning, with the easels set out for the opening class.</p>";
+        let (page, x) = after_first(&shop_home("", caption), "The new studio");
         assert_eq!(content(&page, &x).len(), 1, "{:?}", content(&page, &x));
     }
 

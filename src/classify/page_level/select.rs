@@ -129,14 +129,13 @@ impl<'a> NodeFacts<'a> {
             node = self.dom.parent(n);
         }
         for &n in path.iter().rev() {
-            if self.dom.is_element(n) && self.hint(n).is_negative() {
-                let a = stats.get(n);
-                let wrapper = (a.blocks + a.images) * 10 >= total_blocks * 9;
-                if !wrapper {
-                    bits |= NEGATIVE;
-                    if hints::names_consent(self.dom, n) {
-                        bits |= CONSENT;
-                    }
+            if self.dom.is_element(n)
+                && self.hint(n).is_negative()
+                && !wraps_the_page(stats, total_blocks, n)
+            {
+                bits |= NEGATIVE;
+                if hints::names_consent(self.dom, n) {
+                    bits |= CONSENT;
                 }
             }
             self.negative_context[n as usize] = bits | KNOWN;
@@ -524,6 +523,14 @@ pub(super) fn choose(
     })
 }
 
+/// True when `id` holds nine in ten of the page's `total_blocks` blocks and images: the page's
+/// wrapper, whose name (`sidebar-layout`, `no-comments`) says nothing about what it holds, and
+/// so gives no negative context.
+pub(super) fn wraps_the_page(stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
+    let a = stats.get(id);
+    (a.blocks + a.images) * 10 >= total_blocks * 9
+}
+
 /// `<html>`, `<body>` and the document: never a container choice by climbing.
 pub(super) fn is_page_wrapper(dom: &Dom, id: NodeId) -> bool {
     !dom.is_element(id)
@@ -613,7 +620,7 @@ fn parts(
     already: &[NodeId],
 ) -> Vec<NodeId> {
     let dom = &page.dom;
-    let template = template(dom, main);
+    let main_template = template(dom, main);
     let total_blocks = page.blocks.len() as u32;
     let mut out = Vec::new();
     // A page that calls itself an article has one; boxes alike to its own are other stories.
@@ -636,10 +643,11 @@ fn parts(
                 local_name!("td") | local_name!("th") | local_name!("tr")
             )
         });
-        let level_named = dom
+        let named = dom
             .attr(level, "class")
             .is_some_and(|c| !c.trim().is_empty());
-        let peers = level_named
+        let level_template = template(dom, level).is_some();
+        let peers = named
             && !layout_cell
             && facts.is_repeated_item(stats, level)
             && *thread_possible.get_or_insert_with(|| !super::declared::declares_article(page));
@@ -652,21 +660,19 @@ fn parts(
             if a.prose == 0 || stats.link_density(x) >= 0.33 {
                 continue;
             }
-            let part = if peers && signature(dom, x) == signature(dom, level) {
+            let twin = signature(dom, x) == signature(dom, level);
+            // A twin of a box around the container (`section.product-panel` beside the
+            // container's own; not a layout framework's `row`) is one more section of the same
+            // page, however short (one paragraph, a list); other boxes need an article's part
+            // of prose.
+            let twin_section = up > 0 && twin && level_template;
+            let part = if peers && twin {
                 true
-            } else if up > 0 && level_named && signature(dom, x) == signature(dom, level) {
-                // A twin of the box around the container (`section.product-panel` beside
-                // the container's own), holding a box made from the container's template:
-                // one more section of the same page, however short (one paragraph, a list).
-                a.controls == 0
-                    && template.is_some_and(|t| holds_template(dom, x, t, up + 2))
-                    && !facts.is_repeated_item(stats, x)
             } else {
-                a.prose_words >= PART_PROSE_WORDS
-                    && a.prose >= 2
+                (twin_section || a.prose_words >= PART_PROSE_WORDS && a.prose >= 2)
                     && a.controls == 0
                     && scores.damped.get(x as usize).is_none_or(|&d| d < 0.5)
-                    && template.is_some_and(|t| holds_template(dom, x, t, up + 2))
+                    && main_template.is_some_and(|t| holds_template(dom, x, t, up + 2))
                     && !facts.is_repeated_item(stats, x)
             };
             let part = part

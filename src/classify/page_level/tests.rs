@@ -781,7 +781,7 @@ fn a_linked_title_heads_the_summary_under_it_a_bare_link_does_not() {
         "its summary is outside the region"
     );
     // A card's category tag between the title and the summary is passed over; a longer link
-    // line there is another entry's.
+    // line there is another entry's, and two short links in a row are a menu.
     let card = |between: &str| {
         page_from_html(
             &format!(
@@ -792,7 +792,11 @@ fn a_linked_title_heads_the_summary_under_it_a_bare_link_does_not() {
             base.as_ref(),
         )
     };
-    for (between, heads) in [("PC Gaming", true), ("More from the gaming desk", false)] {
+    for (between, heads) in [
+        ("PC Gaming", true),
+        ("More from the gaming desk", false),
+        ("PC</a></div><div><a href=/news>News", false),
+    ] {
         let page = card(between);
         let stats = Stats::compute(&page);
         let end = stats.get(page.dom.root()).end;
@@ -1477,7 +1481,8 @@ fn a_declared_threads_posts_keep_their_text_without_their_authors_cards() {
 
 /// A vBulletin thread as Warrior Forum prints it: the page declares an `Article` (each reply a
 /// microdata `Comment`), the first post stands in `#main-post` inside a box named `ThreadView`,
-/// and the replies follow in `#comments`. `thread_box` names the box around both.
+/// and the replies follow in `#comments`. `thread_box` names the box around both (the first
+/// post's own box names no thread).
 fn thread_view(thread_box: &str, reply_class: &str) -> String {
     let reply = |n: usize| {
         format!(
@@ -1496,17 +1501,18 @@ fn thread_view(thread_box: &str, reply_class: &str) -> String {
          <script type=\"application/ld+json\">{{\"@type\": \"Article\", \
          \"headline\": \"Will this method work?\"}}</script></head><body><nav>{NAV}</nav>\
          <main><article class=\"{thread_box} Card\"><h1>Will this method work?</h1>\
-         <div id=main-post class=\"{thread_box}-post\">{}</div>\
+         <div id=main-post class=MainPost>{}</div>\
          <section id=comments class=DiscussionBoard><ul class=DiscussionBoard-list>{replies}\
          </ul></section></article></main></body></html>",
         paragraphs(0..4)
     )
 }
 
-/// A page whose first post sits in a box named as a thread is a discussion, whatever type it
-/// declares, and its replies are its posts, also inside a box named as comments. A box of
-/// another name makes the same replies comments under an article; and posts named as comments
-/// (the comments under one post, as Stack Exchange prints them) stay out as before.
+/// A page whose first post sits in a box named as a thread's view is a discussion, whatever type
+/// it declares, and its replies are its posts, also inside a box named as comments. A box of
+/// another name (a story's, or `thread` alone, as WordPress names a post tagged so) makes the same
+/// replies comments under an article; and posts named as comments (the comments under one post,
+/// as Stack Exchange prints them) stay out as before.
 #[test]
 fn a_box_named_as_a_thread_makes_the_page_a_discussion() {
     let (page, x) = run(&thread_view("ThreadView", "DiscussionBoard-item"));
@@ -1520,6 +1526,8 @@ fn a_box_named_as_a_thread_makes_the_page_a_discussion() {
     assert!(!has(&k, "World"), "{k:#?}");
     for (thread_box, reply_class) in [
         ("StoryView", "DiscussionBoard-item"),
+        ("tag-twitter-thread", "DiscussionBoard-item"),
+        ("thread-even", "DiscussionBoard-item"),
         ("ThreadView", "DiscussionBoard-comment"),
     ] {
         let (page, x) = run(&thread_view(thread_box, reply_class));

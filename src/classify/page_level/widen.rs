@@ -344,10 +344,13 @@ const SUMMARY_WORDS: u32 = 8;
 /// Most words of a tag line: a card's category link between its title and its summary.
 const TAG_WORDS: u32 = 3;
 
+/// Link density from which a short line is all link (a tag), not a line of text with a link.
+const TAG_LINK_DENSITY: f32 = 0.9;
+
 /// True for a card's tag line (`PC Gaming`, `News`): a link of at most [`TAG_WORDS`] words,
 /// which a listing prints between an entry's title and its summary.
 fn is_tag_line(block: &crate::page::Block) -> bool {
-    block.words <= TAG_WORDS && block.link_density() >= 0.9
+    block.words <= TAG_WORDS && block.link_density() >= TAG_LINK_DENSITY
 }
 
 /// True when the link line at `index` is an entry's title: the next text block (past a tag
@@ -361,15 +364,17 @@ pub(super) fn heads_a_summary(page: &Page, stats: &Stats, index: usize, end: u32
     if title.words < super::grid::TITLE_LINK_WORDS {
         return false;
     }
-    page.blocks
+    let mut lines = page.blocks[index + 1..]
         .iter()
-        .skip(index + 1)
-        .find(|b| b.kind != BlockKind::Image && b.words > 0 && !is_tag_line(b))
-        .is_some_and(|next| {
-            next.words >= SUMMARY_WORDS
-                && next.link_density() < 0.5
-                && stats.get(next.node).pre < end
-        })
+        .filter(|b| b.kind != BlockKind::Image && b.words > 0);
+    // One tag line is passed over; a run of short links is a menu, not a card's tag.
+    let next = match lines.next() {
+        Some(line) if is_tag_line(line) => lines.next(),
+        other => other,
+    };
+    next.is_some_and(|next| {
+        next.words >= SUMMARY_WORDS && next.link_density() < 0.5 && stats.get(next.node).pre < end
+    })
 }
 
 /// True when `id` sits inside a furniture element below `region` (`cache`: see
