@@ -210,7 +210,9 @@ pub(super) fn names_thread(dom: &Dom, container: NodeId) -> bool {
     std::iter::successors(Some(container), |&n| dom.parent(n)).any(|n| {
         ["class", "id"].iter().any(|attr| {
             let (mut thread, mut view) = (false, false);
-            if let Some(value) = dom.attr(n, attr) {
+            // Cheap first: the page's every ancestor of its container is asked, and few of their
+            // names hold the word at all.
+            if let Some(value) = dom.attr(n, attr).filter(|v| holds_ascii_word(v, b"thread")) {
                 crate::dom::for_each_name_token(value, |word| {
                     view |= thread && word == "view";
                     thread = word == "thread";
@@ -219,6 +221,15 @@ pub(super) fn names_thread(dom: &Dom, container: NodeId) -> bool {
             view
         })
     })
+}
+
+/// True when `value` holds `word` (lower-case ASCII) in any case, anywhere: a cheap test before
+/// a name is cut into its words.
+fn holds_ascii_word(value: &str, word: &[u8]) -> bool {
+    value
+        .as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// Keeps the longest `articleBody` string found in `value`, depth-bounded (JSON-LD nests
