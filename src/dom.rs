@@ -19,7 +19,7 @@ use html5ever::TokenizerResult;
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
-use html5ever::{LocalName, Namespace, QualName, ns};
+use html5ever::{LocalName, Namespace, QualName, local_name, ns};
 
 use crate::limits::MAX_NODES;
 
@@ -500,6 +500,20 @@ impl Iterator for Descendants<'_> {
             }
         }
     }
+}
+
+/// True for the six heading elements, `<h1>` to `<h6>`: the token guard closes a heading that
+/// opens inside another, and the block builder knows a heading's permalink by it.
+pub fn is_heading(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6")
+    )
 }
 
 /// Splits `value`, a `class` or `id`, into lower-case words: at every non-alphanumeric character

@@ -7,8 +7,8 @@ use html5ever::tokenizer::{TagKind, Token, TokenSink, TokenSinkResult};
 use html5ever::tree_builder::TreeBuilder;
 use html5ever::{LocalName, local_name};
 
-use super::NodeId;
 use super::sink::Sink;
+use super::{NodeId, is_heading};
 use crate::limits::{MAX_DEPTH, MAX_NODES};
 
 /// Forwards tokens to the tree builder, dropping those that would nest elements deeper than
@@ -249,18 +249,6 @@ fn closable_slot(n: &LocalName) -> Option<usize> {
         local_name!("button") => SLOT_BUTTON,
         _ => return None,
     })
-}
-
-fn is_heading(n: &LocalName) -> bool {
-    matches!(
-        *n,
-        local_name!("h1")
-            | local_name!("h2")
-            | local_name!("h3")
-            | local_name!("h4")
-            | local_name!("h5")
-            | local_name!("h6")
-    )
 }
 
 /// Elements that never have contents (the tree builder does not push them).

@@ -607,19 +607,7 @@ fn is_heading_permalink(dom: &Dom, id: NodeId, href: &str) -> bool {
     };
     let Some(heading) = std::iter::successors(dom.parent(id), |&n| dom.parent(n))
         .take(PERMALINK_DEPTH)
-        .find(|&n| {
-            dom.local_name(n).is_some_and(|name| {
-                matches!(
-                    *name,
-                    local_name!("h1")
-                        | local_name!("h2")
-                        | local_name!("h3")
-                        | local_name!("h4")
-                        | local_name!("h5")
-                        | local_name!("h6")
-                )
-            })
-        })
+        .find(|&n| dom.local_name(n).is_some_and(crate::dom::is_heading))
     else {
         return false;
     };
