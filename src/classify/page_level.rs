@@ -176,7 +176,8 @@ fn follow_declared_body(
 
 /// When the page has no article (little prose kept, no container at all, or the container is
 /// one card among many) but a grid of alike items holds more text than was kept, keeps the
-/// grid (see [`grid`]).
+/// grid (see [`grid`]); beside an article, a grid four times its words, or one the article
+/// links into by a fragment (see [`grid::is_pointed_to`]).
 fn grid_if_no_article(
     page: &Page,
     stats: &Stats,
@@ -209,7 +210,26 @@ fn grid_if_no_article(
     } else {
         2
     };
-    let Some(grid) = grid::find(page, stats, facts, kept_words.saturating_mul(factor)) else {
+    let found = grid::find(page, stats, facts, kept_words.saturating_mul(factor));
+    // Beside an article, a grid the article points into by a fragment link ("Skip to search
+    // results") is part of the page's content at any size: the page says so itself.
+    // (The links are looked up first: most articles point nowhere within the page, and the
+    // search for a smaller grid is the costlier step.)
+    let fragments = if found.is_none() && has_article {
+        grid::fragment_links(&page.dom, &first.containers)
+    } else {
+        Vec::new()
+    };
+    // Only a link to a box that could hold such a grid is worth the search.
+    let pointed =
+        !fragments.is_empty() && grid::points_to_a_box_of(page, stats, &fragments, kept_words);
+    let found = if pointed {
+        grid::find(page, stats, facts, kept_words)
+            .filter(|g| grid::is_pointed_to(&page.dom, g, &fragments))
+    } else {
+        found
+    };
+    let Some(grid) = found else {
         return first;
     };
     // A page that calls itself an article has one (also when nothing stood out on it but the
@@ -223,7 +243,7 @@ fn grid_if_no_article(
         return first;
     }
     let why = format!(
-        "grid: {} alike items {} ({} words; the {} kept {})",
+        "grid: {} alike items {} ({} words; the {} kept {}{})",
         grid.items.len(),
         grid::describe(&page.dom, &grid),
         grid.words,
@@ -232,7 +252,12 @@ fn grid_if_no_article(
         } else {
             "chosen container"
         },
-        kept_words
+        kept_words,
+        if pointed {
+            " and links to the grid"
+        } else {
+            ""
+        }
     );
     let headline = headline(page, stats, facts, &[grid.parent]);
     let mut picks = grid::keep(page, stats, &grid, &why);

@@ -1539,3 +1539,53 @@ fn a_box_named_as_a_thread_makes_the_page_a_discussion() {
         assert!(!has(&k, "Reply 1:"), "{thread_box} {reply_class}: {k:#?}");
     }
 }
+
+/// A shop's category page: an introduction long enough to be an article, with a link that skips
+/// to the results (`skip`), then a grid of products holding more words than the introduction but
+/// not four times as many.
+fn category_with_skip_link(skip: &str) -> String {
+    let card = |n: usize| {
+        format!(
+            "<li class=card><a href=/p/{n}><h3>Trail runner number {n} for wet ground</h3></a>\
+             <p class=price>$1{n}9.00</p><p class=rating>4.{n} out of 5 stars from 2{n} \
+             reviews</p></li>"
+        )
+    };
+    let cards: String = (1..=10).map(card).collect();
+    format!(
+        "<html><head><title>Running shoes</title></head><body><nav>{NAV}</nav><main>\
+         <div class=intro>{skip}<h1>Running shoes</h1><p>Our running shoes are chosen by \
+         runners who test them on roads, trails and tracks, in rain and heat, for a season \
+         before we sell them, and we keep only the pairs that held up.</p><p>Find a road \
+         shoe for daily miles, a trail shoe for rough ground, or a racing flat for the day \
+         that counts, with free returns for a month.</p></div>\
+         <div id=results><ul class=grid>{cards}</ul></div></main><aside id=care>\
+         <p>Care for your shoes: rinse off the mud after every run, let them dry away from the \
+         heater, and keep them out of the sun, so the foam keeps its spring and the uppers keep \
+         their shape for longer.</p><p>Replace a road shoe after some five hundred miles, a \
+         trail shoe sooner when its lugs wear flat, and never wash either in the machine, \
+         whatever the label says about the laces and the insoles.</p></aside></body></html>"
+    )
+}
+
+#[test]
+fn a_grid_the_article_links_into_is_the_pages_content() {
+    let skip = "<a class=sr-only href=#results>Skip to search results</a>";
+    let (page, x) = run(&category_with_skip_link(skip));
+    let k = kept(&page, &x);
+    assert!(has(&k, "Our running shoes are chosen"), "{k:#?}");
+    for n in [1, 10] {
+        assert!(
+            has(&k, &format!("Trail runner number {n} for")),
+            "{n}: {k:#?}"
+        );
+    }
+    // Without the link (or with one to another box that could hold a grid) the grid is too small
+    // beside the introduction to be more than related products.
+    for skip in ["", "<a class=sr-only href=#care>Skip to shoe care</a>"] {
+        let (page, x) = run(&category_with_skip_link(skip));
+        let k = kept(&page, &x);
+        assert!(has(&k, "Our running shoes are chosen"), "{k:#?}");
+        assert!(!has(&k, "Trail runner number 1 for"), "{skip}: {k:#?}");
+    }
+}
