@@ -516,6 +516,16 @@ pub fn is_heading(name: &LocalName) -> bool {
     )
 }
 
+/// True when `value` (a `class`, an `id`) holds `word`, given in lower-case ASCII, anywhere and
+/// in any case: the cheap test before a name is cut into its words, or where a word inside a
+/// name is enough (`bbCodeBlock--quote` holds `quote`).
+pub fn name_holds(value: &str, word: &[u8]) -> bool {
+    value
+        .as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word))
+}
+
 /// Splits `value`, a `class` or `id`, into lower-case words: at every non-alphanumeric character
 /// and at camelCase boundaries (`articleBody` → `article`, `body`), calling `f` on each. Authors
 /// name their boxes so, and both the block builder and the extractor read the names.

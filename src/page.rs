@@ -104,6 +104,10 @@ pub struct Declarations {
     pub microdata: Vec<NodeId>,
     /// The first `<meta>` naming the Open Graph type (`property` or `name` `og:type`).
     pub og_type: Option<NodeId>,
+    /// The shown links that point within the page (`<a href="#search-results">`, a non-empty
+    /// fragment): where the page's text says its parts are. Noted as the blocks are cut, since
+    /// the builder reads every link's `href` anyway.
+    pub in_page_links: Vec<NodeId>,
 }
 
 impl BlockHash {

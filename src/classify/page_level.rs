@@ -13,8 +13,9 @@
 //! 5. the headline kept wherever it stands; when no container stands out, long low-link blocks
 //!    are kept instead, so that no page comes out empty;
 //! 6. on a page that declares itself a discussion (or whose container sits in a box named as a
-//!    thread's view), the thread's replies after the first post added ([`grid`]); when all that keeps under a fifth of the text in the region the page
-//!    marks as its main content (`<main>`, `role=main`), that region instead ([`main_region`]);
+//!    thread's view), the thread's replies after the first post added ([`grid`]); when all that
+//!    keeps under a fifth of the text in the region the page marks as its main content (`<main>`,
+//!    `role=main`), that region instead ([`main_region`]);
 //! 7. last, kept blocks that are not the page's own text dropped whichever step kept them: a
 //!    reply's quotation of a post above, a declared product's customer reviews ([`drop`]).
 
@@ -177,7 +178,7 @@ fn follow_declared_body(
 /// When the page has no article (little prose kept, no container at all, or the container is
 /// one card among many) but a grid of alike items holds more text than was kept, keeps the
 /// grid (see [`grid`]); beside an article, a grid four times its words, or one the article
-/// links into by a fragment (see [`grid::is_pointed_to`]).
+/// links into by a fragment (see [`grid::find_pointed_to`]).
 fn grid_if_no_article(
     page: &Page,
     stats: &Stats,
@@ -210,25 +211,16 @@ fn grid_if_no_article(
     } else {
         2
     };
-    let found = grid::find(page, stats, facts, kept_words.saturating_mul(factor));
-    // Beside an article, a grid the article points into by a fragment link ("Skip to search
-    // results") is part of the page's content at any size: the page says so itself.
-    // (The links are looked up first: most articles point nowhere within the page, and the
-    // search for a smaller grid is the costlier step.)
-    let fragments = if found.is_none() && has_article {
-        grid::fragment_links(&page.dom, &first.containers)
-    } else {
-        Vec::new()
-    };
-    // Only a link to a box that could hold such a grid is worth the search.
-    let pointed =
-        !fragments.is_empty() && grid::points_to_a_box_of(page, stats, &fragments, kept_words);
-    let found = if pointed {
-        grid::find(page, stats, facts, kept_words)
-            .filter(|g| grid::is_pointed_to(&page.dom, g, &fragments))
-    } else {
-        found
-    };
+    let mut pointed = false;
+    let found = grid::find(page, stats, facts, kept_words.saturating_mul(factor)).or_else(|| {
+        // Beside an article, a grid the article points into ("Skip to search results") is part
+        // of the page's content at any size: the page says so itself.
+        let grid = has_article
+            .then(|| grid::find_pointed_to(page, stats, facts, &first.containers, kept_words))
+            .flatten();
+        pointed = grid.is_some();
+        grid
+    });
     let Some(grid) = found else {
         return first;
     };

@@ -216,11 +216,17 @@ impl<'a> BlockBuilder<'a> {
         } else if *name == local_name!("hr") {
             self.flush();
         }
+        let href = (*name == local_name!("a"))
+            .then(|| dom.attr(id, "href"))
+            .flatten();
+        let fragment = href
+            .and_then(|h| h.trim().strip_prefix('#'))
+            .filter(|f| !f.is_empty());
+        if fragment.is_some() {
+            self.declared.in_page_links.push(id);
+        }
         // A heading's permalink to itself leads nowhere else: its words are the heading's.
-        let link = *name == local_name!("a")
-            && dom
-                .attr(id, "href")
-                .is_some_and(|href| !is_heading_permalink(dom, id, href));
+        let link = href.is_some() && !fragment.is_some_and(|f| is_heading_permalink(dom, id, f));
         let pre = matches!(
             *name,
             local_name!("pre")
@@ -594,17 +600,14 @@ pub(super) fn truncate_chars(s: &mut String, max: usize) {
 /// How far above a link its heading may be (`<h2><span><a>`, `<h2><code><a>`).
 const PERMALINK_DEPTH: usize = 3;
 
-/// True when the `<a>` at `id` with `href` is a heading's permalink: inside an `<h1>`–`<h6>`
-/// ([`PERMALINK_DEPTH`] levels up at most), with a non-empty fragment naming that link, its
+/// True when the `<a>` at `id` whose `href` is `#fragment` is a heading's permalink: inside an
+/// `<h1>`–`<h6>` ([`PERMALINK_DEPTH`] levels up at most), with the fragment naming that link, its
 /// heading, or the section right around the heading (`<h3 id="usage"><a href="#usage">`, as MDN
 /// and GitHub Docs print it; Sphinx names the section). Documentation links each section's
 /// heading so; the heading is still text, not a link to another page, and no longer counts as
 /// link-dense. A bare `#` (a script's toggle), links to other fragments and a fragment naming
 /// the page's `<body>` (a masthead's "back to top") stay links.
-fn is_heading_permalink(dom: &Dom, id: NodeId, href: &str) -> bool {
-    let Some(fragment) = href.trim().strip_prefix('#').filter(|f| !f.is_empty()) else {
-        return false;
-    };
+fn is_heading_permalink(dom: &Dom, id: NodeId, fragment: &str) -> bool {
     let Some(heading) = std::iter::successors(dom.parent(id), |&n| dom.parent(n))
         .take(PERMALINK_DEPTH)
         .find(|&n| dom.local_name(n).is_some_and(crate::dom::is_heading))

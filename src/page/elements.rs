@@ -357,8 +357,9 @@ fn is_tooltip(role: Option<&str>, class: Option<&str>) -> bool {
     let Some(class) = class else {
         return false;
     };
-    // Cheap first: most classes of a page hold no `tip` at all.
-    // ASCII letters lower-cased by their 0x20 bit: a stray match costs only the exact test after.
+    // Cheap first: most classes of a page hold no `tip` at all. This runs over every element's
+    // class, so the scan is inline, by the letters' case bit (a stray match costs only the exact
+    // test after), rather than [`crate::dom::name_holds`]'s general one.
     class
         .as_bytes()
         .windows(3)

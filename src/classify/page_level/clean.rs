@@ -7,7 +7,7 @@ use html5ever::local_name;
 
 use super::select::NodeFacts;
 use super::stats::Stats;
-use crate::dom::{Dom, Edge, NodeId};
+use crate::dom::{Dom, Edge, NodeId, is_heading, name_holds};
 use crate::page::{Block, Page};
 
 /// A subtree removed from a container, as its pre-order interval, with the reason.
@@ -162,11 +162,9 @@ fn opens_related(text: &str) -> bool {
 pub(super) fn quotation_around(dom: &Dom, id: NodeId) -> Option<NodeId> {
     std::iter::successors(Some(id), |&n| dom.parent(n)).find(|&n| {
         dom.is_html(n, &local_name!("blockquote"))
-            || dom.attr(n, "class").is_some_and(|c| {
-                c.as_bytes()
-                    .windows(5)
-                    .any(|w| w.eq_ignore_ascii_case(b"quote"))
-            })
+            || dom
+                .attr(n, "class")
+                .is_some_and(|c| name_holds(c, b"quote"))
     })
 }
 
@@ -312,18 +310,12 @@ fn removal_reason(
     if a.controls > 0 && a.prose == 0 {
         return Some("removed: form controls".into());
     }
-    if matches!(
-        *name,
-        local_name!("h1")
-            | local_name!("h2")
-            | local_name!("h3")
-            | local_name!("h4")
-            | local_name!("h5")
-            | local_name!("h6")
-            | local_name!("p")
-            | local_name!("div")
-            | local_name!("span")
-    ) && a.blocks == 1
+    if (is_heading(name)
+        || matches!(
+            *name,
+            local_name!("p") | local_name!("div") | local_name!("span")
+        ))
+        && a.blocks == 1
         && a.words <= 6
         && let Some(block) = page.blocks.get(a.first_block as usize)
         && opens_related(&block.text)

@@ -9,7 +9,7 @@ use html5ever::local_name;
 
 use super::stats::Stats;
 use crate::classify::Label;
-use crate::dom::{Dom, NodeId};
+use crate::dom::{Dom, NodeId, for_each_name_token, name_holds};
 use crate::page::{BlockKind, Page};
 
 /// A declared body shorter than this (in words) is a summary, not the article.
@@ -212,8 +212,8 @@ pub(super) fn names_thread(dom: &Dom, container: NodeId) -> bool {
             let (mut thread, mut view) = (false, false);
             // Cheap first: the page's every ancestor of its container is asked, and few of their
             // names hold the word at all.
-            if let Some(value) = dom.attr(n, attr).filter(|v| holds_ascii_word(v, b"thread")) {
-                crate::dom::for_each_name_token(value, |word| {
+            if let Some(value) = dom.attr(n, attr).filter(|v| name_holds(v, b"thread")) {
+                for_each_name_token(value, |word| {
                     view |= thread && word == "view";
                     thread = word == "thread";
                 });
@@ -221,15 +221,6 @@ pub(super) fn names_thread(dom: &Dom, container: NodeId) -> bool {
             view
         })
     })
-}
-
-/// True when `value` holds `word` (lower-case ASCII) in any case, anywhere: a cheap test before
-/// a name is cut into its words.
-fn holds_ascii_word(value: &str, word: &[u8]) -> bool {
-    value
-        .as_bytes()
-        .windows(word.len())
-        .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// Keeps the longest `articleBody` string found in `value`, depth-bounded (JSON-LD nests

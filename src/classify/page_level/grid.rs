@@ -7,8 +7,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use html5ever::local_name;
-
 use super::select::NodeFacts;
 use super::stats::Stats;
 use super::widen::{is_furniture_element, names_comment};
@@ -104,26 +102,42 @@ pub(super) fn find(
 /// name to point into the grid.
 const POINTED_LEVELS: usize = 4;
 
-/// The non-empty fragments the links inside `containers` point to (`search-results` of
-/// `<a href="#search-results">`): where the page's text points within the page.
-pub(super) fn fragment_links<'d>(dom: &'d Dom, containers: &[NodeId]) -> Vec<&'d str> {
-    containers
-        .iter()
-        .flat_map(|&c| dom.descendants(c))
-        .filter(|&n| dom.local_name(n).is_some_and(|l| *l == local_name!("a")))
-        .filter_map(|n| dom.attr(n, "href")?.trim().strip_prefix('#'))
-        .filter(|f| !f.is_empty())
-        .collect()
-}
-
-/// True when one of `fragments` (see [`fragment_links`]) names a box that holds `words` words or
-/// more: a box a grid of that size could stand in.
-pub(super) fn points_to_a_box_of(
+/// Finds the page's largest grid holding at least `min_words` words that a link inside
+/// `containers` points into: the link's fragment (`#search-results`) names the grid's box or
+/// one of the boxes around it (see [`POINTED_LEVELS`]). The page points from its text into the
+/// grid (a shop's "Skip to search results" above its product grid), so the grid is part of its
+/// content, not the related stories under an article. The links are read first, and the grid
+/// is searched for only when one names a box that large: most articles point nowhere within the
+/// page, and the search is the costlier step.
+pub(super) fn find_pointed_to(
     page: &Page,
     stats: &Stats,
-    fragments: &[&str],
-    words: u32,
-) -> bool {
+    facts: &mut NodeFacts<'_>,
+    containers: &[NodeId],
+    min_words: u32,
+) -> Option<Grid> {
+    let dom = &page.dom;
+    let fragments: Vec<&str> = page
+        .declared
+        .in_page_links
+        .iter()
+        .filter(|&&a| containers.iter().any(|&c| stats.contains(c, a)))
+        .filter_map(|&a| dom.attr(a, "href")?.trim().strip_prefix('#'))
+        .collect();
+    if fragments.is_empty() || !names_a_box_of(page, stats, &fragments, min_words) {
+        return None;
+    }
+    find(page, stats, facts, min_words).filter(|grid| {
+        std::iter::successors(Some(grid.parent), |&n| dom.parent(n))
+            .take(POINTED_LEVELS)
+            .filter_map(|n| dom.attr(n, "id"))
+            .any(|id| fragments.contains(&id))
+    })
+}
+
+/// True when one of `fragments` names (by its `id`) a box that holds `words` words or more: a
+/// box a grid of that size could stand in.
+fn names_a_box_of(page: &Page, stats: &Stats, fragments: &[&str], words: u32) -> bool {
     let dom = &page.dom;
     let mut walk = dom.traverse(dom.root());
     while let Some(edge) = walk.next() {
@@ -137,17 +151,6 @@ pub(super) fn points_to_a_box_of(
         }
     }
     false
-}
-
-/// True when one of `fragments` (see [`fragment_links`]) names the grid's box or one of the boxes
-/// around it (see [`POINTED_LEVELS`]): the page points from its text into the grid (a shop's
-/// "Skip to search results" above its product grid), so the grid is part of its content, not the
-/// related stories under an article.
-pub(super) fn is_pointed_to(dom: &Dom, grid: &Grid, fragments: &[&str]) -> bool {
-    std::iter::successors(Some(grid.parent), |&n| dom.parent(n))
-        .take(POINTED_LEVELS)
-        .filter_map(|n| dom.attr(n, "id"))
-        .any(|id| fragments.contains(&id))
 }
 
 /// Fewest replies that make a thread on a page that is a discussion (declared, or named a

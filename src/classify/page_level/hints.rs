@@ -4,7 +4,7 @@
 
 use html5ever::local_name;
 
-use crate::dom::{Dom, NodeId, for_each_name_token};
+use crate::dom::{Dom, NodeId, for_each_name_token, is_heading};
 
 /// The weight one attribute (`class` or `id`) adds when it says "article text" or takes away when
 /// it says "not article text"; the same scale as the paragraph scores it competes with.
@@ -324,13 +324,8 @@ pub(super) fn tag_weight(dom: &Dom, id: NodeId) -> f32 {
             | local_name!("dt")
             | local_name!("li")
             | local_name!("form") => -3.0,
-            local_name!("h1")
-            | local_name!("h2")
-            | local_name!("h3")
-            | local_name!("h4")
-            | local_name!("h5")
-            | local_name!("h6")
-            | local_name!("th") => -5.0,
+            local_name!("th") => -5.0,
+            ref heading if is_heading(heading) => -5.0,
             _ => 0.0,
         },
         None => 0.0,

@@ -73,18 +73,10 @@ pub(super) fn if_starved(
     let mut own_words = 0;
     let mut link_words = 0;
     let mut kept_outside = 0;
-    // Of it, the words outside page furniture (a caption beside the region, not a footer's
-    // trademark notice).
-    let mut kept_outside_text = 0;
     for (index, (block, label)) in page.blocks.iter().zip(&first.labels).enumerate() {
         if !inside_region(block) {
             if label.is_content() {
                 kept_outside += block.words;
-                let in_furniture = std::iter::successors(Some(block.node), |&n| page.dom.parent(n))
-                    .any(|n| is_furniture_element(&page.dom, n));
-                if !in_furniture {
-                    kept_outside_text += block.words;
-                }
             }
             continue;
         }
@@ -106,8 +98,14 @@ pub(super) fn if_starved(
     // text outside furniture, those lines are what the page offers, and they are judged as its
     // text against what was kept inside the region. (A caption kept beside a region of links is
     // the page's text, and the region's links stay links.)
-    let links_only =
-        own_words < MIN_REGION_WORDS && kept < MIN_REGION_WORDS && kept_outside_text == 0;
+    let links_only = own_words < MIN_REGION_WORDS
+        && kept < MIN_REGION_WORDS
+        && page.blocks.iter().zip(&first.labels).all(|(block, label)| {
+            !label.is_content()
+                || inside_region(block)
+                || std::iter::successors(Some(block.node), |&n| page.dom.parent(n))
+                    .any(|n| is_furniture_element(&page.dom, n))
+        });
     let (region_words, kept) = if links_only {
         (own_words + link_words, kept.saturating_sub(kept_outside))
     } else {
