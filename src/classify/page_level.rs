@@ -16,7 +16,9 @@
 //!    thread's view), the thread's replies after the first post added ([`grid`]); when all that
 //!    keeps under a fifth of the text in the region the page marks as its main content (`<main>`,
 //!    `role=main`), that region instead ([`main_region`]);
-//! 7. last, kept blocks that are not the page's own text dropped whichever step kept them: a
+//! 7. when the headline stands before the container in a box the two share, the paragraphs
+//!    between them (the article's opening, set apart from its body) kept too ([`lede`]);
+//! 8. last, kept blocks that are not the page's own text dropped whichever step kept them: a
 //!    reply's quotation of a post above, a declared product's customer reviews ([`drop`]).
 
 mod clean;
@@ -24,6 +26,7 @@ mod declared;
 mod drop;
 mod grid;
 mod hints;
+mod lede;
 mod link_list;
 mod main_region;
 mod select;
@@ -43,6 +46,10 @@ pub const NAME: &str = "pith-page";
 
 /// The reason pith-page gives the block it keeps as the page's headline.
 pub const HEADLINE: &str = "headline";
+
+/// The reason pith-page gives the paragraphs it keeps between the headline and the container
+/// ([`lede`]).
+pub const LEDE: &str = "the article's opening, between its headline and the container";
 
 /// A container whose prose holds fewer words than this does not stand out: the page falls back
 /// to keeping its long low-link blocks.
@@ -104,6 +111,7 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
             }
             return first;
         }
+        let first_containers = first.containers.clone();
         let widened = widen_if_starved(page, stats, facts, first);
         let gridded = grid_if_no_article(page, stats, facts, widened);
         let threaded = match discussion {
@@ -111,6 +119,13 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
             None => gridded,
         };
         let mained = main_region::if_starved(page, stats, facts, threaded);
+        // The opening is looked for beside the chosen container only: a grid or a main region
+        // that replaced it has no headline of its own before it.
+        let mained = if mained.containers == first_containers {
+            lede::opening(page, stats, facts, mained)
+        } else {
+            mained
+        };
         let unquoted = drop::quoted_repeats(page, mained);
         let reviewed = drop::product_reviews(page, unquoted);
         let uncaptioned = drop::figure_captions(page, reviewed);

@@ -1589,3 +1589,72 @@ fn a_grid_the_article_links_into_is_the_pages_content() {
         assert!(!has(&k, "Trail runner number 1 for"), "{skip}: {k:#?}");
     }
 }
+
+/// A reference page that prints its headline and first paragraphs in a header box and the body in
+/// a box beside it, as MDN does.
+fn opening_page(opening: &str) -> String {
+    format!(
+        "<html><head><title>Using the Fetch API</title></head><body>{NAV}\
+         <main><div class=page-header><h1>Using the Fetch API</h1>{opening}</div>\
+         <div class=page-body>{}</div></main>\
+         <footer><p>Content available under a Creative Commons licence.</p></footer></body></html>",
+        paragraphs(0..8)
+    )
+}
+
+const OPENING_FIRST: &str = "The Fetch API provides an interface for making requests and \
+                             processing the responses that come back.";
+const OPENING_SECOND: &str = "You make a request by calling fetch(), which is available as a \
+                              global function in windows and workers alike.";
+
+#[test]
+fn an_opening_between_the_headline_and_the_body_is_kept() {
+    let html = opening_page(&format!(
+        "<p>{OPENING_FIRST}</p><p>{OPENING_SECOND}</p><pre>const r = await fetch(url);</pre>"
+    ));
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Using the Fetch API"), "{k:?}");
+    assert!(has(&k, "Paragraph 0 of the article"), "{k:?}");
+    assert!(has(&k, "interface for making requests"), "{k:?}");
+    assert!(has(&k, "global function in windows"), "{k:?}");
+    assert!(
+        has(&k, "await fetch(url)"),
+        "the opening's code sample: {k:?}"
+    );
+    assert!(!has(&k, "Creative Commons"), "{k:?}");
+    let reason = page
+        .blocks
+        .iter()
+        .zip(&x.labels)
+        .find(|(b, _)| b.text.contains("interface for making requests"))
+        .map(|(_, l)| l.reason.to_string());
+    assert_eq!(
+        reason.as_deref(),
+        Some(format!("pith-page: {LEDE}").as_str())
+    );
+}
+
+#[test]
+fn a_lone_standfirst_a_caption_or_a_box_apart_is_not_an_opening() {
+    // One paragraph is a standfirst, which collections keep or drop by convention.
+    let (page, x) = run(&opening_page(&format!("<p>{OPENING_FIRST}</p>")));
+    assert!(!has(&kept(&page, &x), "interface for making requests"));
+    // A figure's caption describes the photo.
+    let (page, x) = run(&opening_page(&format!(
+        "<figure><img src=/a.jpg><figcaption><p>{OPENING_FIRST}</p><p>{OPENING_SECOND}</p>\
+         </figcaption></figure>"
+    )));
+    assert!(!has(&kept(&page, &x), "interface for making requests"));
+    // Without a box of their own shared with the body, the paragraphs may be anything.
+    let html = format!(
+        "<html><head><title>Using the Fetch API</title></head><body>\
+         <div class=top><h1>Using the Fetch API</h1><p>{OPENING_FIRST}</p>\
+         <p>{OPENING_SECOND}</p></div><div class=page-body>{}</div></body></html>",
+        paragraphs(0..8)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 0 of the article"), "{k:?}");
+    assert!(!has(&k, "interface for making requests"), "{k:?}");
+}
