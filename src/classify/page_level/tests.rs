@@ -1658,3 +1658,26 @@ fn a_lone_standfirst_a_caption_or_a_box_apart_is_not_an_opening() {
     assert!(has(&k, "Paragraph 0 of the article"), "{k:?}");
     assert!(!has(&k, "interface for making requests"), "{k:?}");
 }
+
+#[test]
+fn a_heading_with_a_link_button_stays_a_widget_of_buttons_goes() {
+    // Substack puts a button that copies the section's link in each section heading.
+    let html = format!(
+        "<html><head><title>Edge first - Notes</title></head><body>{NAV}<article>\
+         <h1>Edge first</h1>{}\
+         <h2 class=header-anchor-post>The cloud is not the computer<div class=anchor>\
+         <button aria-label=Link><svg></svg></button></div></h2>{}\
+         <div class=cta><button>Get the app</button><span>Free forever</span></div>\
+         </article></body></html>",
+        paragraphs(0..4),
+        paragraphs(4..8)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "The cloud is not the computer"), "{k:?}");
+    assert!(has(&k, "Paragraph 7 of the article"), "{k:?}");
+    assert!(
+        !has(&k, "Free forever"),
+        "the widget around a button: {k:?}"
+    );
+}
