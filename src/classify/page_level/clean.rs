@@ -130,7 +130,13 @@ pub(super) fn opens_comments(block: &Block) -> Option<&'static str> {
     if block.words == 0 || block.words > 8 || block.link_words * 2 > block.words {
         return None;
     }
-    let lower = block.text.trim().to_lowercase();
+    comment_opening(&block.text)
+}
+
+/// The opening `text` starts with when it reads as the line that opens a comment section
+/// ([`COMMENT_OPENINGS`], after a count): the words test of [`opens_comments`].
+pub(super) fn comment_opening(text: &str) -> Option<&'static str> {
+    let lower = text.trim().to_lowercase();
     // `12 comments`, `(3) Comments`: a count first.
     let rest = lower
         .trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace() || "()[]".contains(c))

@@ -262,7 +262,16 @@ pub(super) fn hint<'a>(dom: &'a Dom, id: NodeId, words: &mut AttrWords<'a>) -> H
     for (attr, value) in dom.attrs(id) {
         match *attr {
             local_name!("class") | local_name!("id") => {
-                let (positive, negative) = words.get(value);
+                let (positive, mut negative) = words.get(value);
+                // A section's id made from its heading's words (`<section id="cookies"><h3>
+                // Cookies</h3>`, as documentation generators write them) names its subject,
+                // not a widget: a manual's section on cookies or menus is the manual's text.
+                if negative.is_some()
+                    && *attr == local_name!("id")
+                    && names_its_heading(dom, id, value)
+                {
+                    negative = None;
+                }
                 if positive {
                     out.weight += ATTR_WEIGHT;
                     out.positive = true;
@@ -307,6 +316,41 @@ pub(super) fn hint<'a>(dom: &'a Dom, id: NodeId, words: &mut AttrWords<'a>) -> H
         _ => {}
     }
     out
+}
+
+/// True when `value`, the `id` of element `id`, is its heading's words run together (`cookies`,
+/// `setting-cookies`, `menus-1` for "Setting Cookies¶", "Menus"): the element is that heading, or
+/// a section whose first child element is that heading. Only letters and digits are compared,
+/// in any case, so the generators' separators and a heading's permalink sign do not matter; a
+/// number after the words (a second section of the same name) is allowed. A heading that opens
+/// a comment section ("Comments", "Leave a reply") does not count: that section is furniture
+/// by its title too.
+fn names_its_heading(dom: &Dom, id: NodeId, value: &str) -> bool {
+    let heading = if dom.local_name(id).is_some_and(is_heading) {
+        id
+    } else {
+        match dom.children(id).find(|&c| dom.is_element(c)) {
+            Some(first) if dom.local_name(first).is_some_and(is_heading) => first,
+            _ => return false,
+        }
+    };
+    let slug = |text: &str| -> String {
+        text.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let text = dom.text_content(heading);
+    // A section headed "Comments" is the page's comments whatever made its id.
+    if super::clean::comment_opening(&text).is_some() {
+        return false;
+    }
+    let title = slug(&text);
+    let name = slug(value);
+    !title.is_empty()
+        && name
+            .strip_prefix(title.as_str())
+            .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The element's tag weight as a container (Readability's initial scores): generic containers a
@@ -412,5 +456,38 @@ mod tests {
             .map(|d| names_consent(&dom, d))
             .collect();
         assert_eq!(found, [true, true, true, false, true, false]);
+    }
+
+    #[test]
+    fn an_id_made_from_the_heading_names_a_subject_not_a_widget() {
+        let dom = Dom::parse(
+            "<section id=cookies><h3>Cookies<a class=headerlink href=#cookies>\u{b6}</a></h3></section>\
+             <section id=setting-cookies-2><h2>Setting Cookies</h2></section>\
+             <section id=respond-to-review-comments><h2>Respond to review comments</h2></section>\
+             <h2 id=comments>Comments</h2>\
+             <div id=cookies><p>We use cookies to improve your visit.</p></div>\
+             <section id=comments><h3>3 comments</h3></section>\
+             <section id=cookie-bar><h3>Cookies</h3></section>\
+             <section class=cookies><h3>Cookies</h3></section>",
+        );
+        let mut words = AttrWords::default();
+        let negative: Vec<Option<&str>> = dom
+            .descendants(dom.root())
+            .filter(|&n| dom.attr(n, "id").is_some() || dom.attr(n, "class") == Some("cookies"))
+            .map(|n| hint(&dom, n, &mut words).negative)
+            .collect();
+        assert_eq!(
+            negative,
+            [
+                None,
+                None,
+                None,
+                Some("comment"),
+                Some("cookie"),
+                Some("comment"),
+                Some("cookie"),
+                Some("cookie")
+            ]
+        );
     }
 }

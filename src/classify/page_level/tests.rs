@@ -1681,3 +1681,39 @@ fn a_heading_with_a_link_button_stays_a_widget_of_buttons_goes() {
         "the widget around a button: {k:?}"
     );
 }
+
+#[test]
+fn a_manual_section_on_cookies_stays_a_comment_section_named_so_goes() {
+    // Documentation generators make a section's id from its heading: the section is about
+    // cookies, it is no cookie notice.
+    let html = format!(
+        "<html><head><title>Quickstart - Flask</title></head><body>{NAV}\
+         <div class=body><h1>Quickstart</h1>{}\
+         <section id=cookies><h3>Cookies<a class=headerlink href=#cookies>\u{b6}</a></h3>\
+         <p>To access cookies you can use the cookies attribute, and to set them you use the \
+         set_cookie method of response objects, which the framework creates for you.</p></section>\
+         {}</div></body></html>",
+        paragraphs(0..4),
+        paragraphs(4..6)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "set_cookie method"), "{k:?}");
+    assert!(has(&k, "Cookies"), "{k:?}");
+    // A blog's comment section whose id is its heading's word is still its comments.
+    let html = format!(
+        "<html><head><title>My trip - Blog</title></head><body>{NAV}\
+         <article><h1>My trip</h1>{}</article>\
+         <section id=comments><h2>Comments</h2>\
+         <div><p>Anna on March 3, 2024 at 10:12</p><p>What a lovely trip, thank you for \
+         writing it all down in such detail, I will go there next year.</p></div>\
+         <div><p>Ben on March 4, 2024 at 08:40</p><p>I went there last summer and the food \
+         was the best part of the whole journey, do try the market stalls.</p></div>\
+         </section></body></html>",
+        paragraphs(0..6)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 5 of the article"), "{k:?}");
+    assert!(!has(&k, "lovely trip"), "{k:?}");
+}
