@@ -313,9 +313,7 @@ fn removal_reason(
     {
         return Some(format!("removed: link-dense block ({ld:.2})"));
     }
-    // A heading's button copies or shares a link to its section (Substack prints one in every
-    // section heading): the heading is still the article's, not a widget.
-    if a.controls > 0 && a.prose == 0 && !is_heading(name) {
+    if a.controls > 0 && a.prose == 0 {
         return Some("removed: form controls".into());
     }
     if (is_heading(name)

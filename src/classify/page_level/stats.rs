@@ -7,6 +7,10 @@ use html5ever::local_name;
 use crate::dom::{Dom, Edge, NodeId};
 use crate::page::{Block, BlockKind, Page};
 
+/// How far above a button its heading may be for the button to be the heading's own
+/// (`<h2><div><div><button>`, as Substack nests it).
+const BUTTON_IN_HEADING_DEPTH: usize = 4;
+
 /// Sums over the blocks of one subtree (the node's own blocks included).
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Agg {
@@ -34,7 +38,10 @@ pub(super) struct Agg {
     pub bylines: u32,
     /// `<li>` elements.
     pub list_items: u32,
-    /// Form controls: `<input>`, `<select>`, `<textarea>`, `<button>`.
+    /// Form controls: `<input>`, `<select>`, `<textarea>`, `<button>`; not a button inside a
+    /// heading ([`BUTTON_IN_HEADING_DEPTH`] levels up at most), which copies or shares a link to
+    /// its section (Substack's section headings, Stripe's API attributes): the heading and the
+    /// entry it heads are text, not a widget.
     pub controls: u32,
     /// Index of the first text block whose innermost block-level element is this node
     /// (`u32::MAX` when none).
@@ -105,8 +112,14 @@ impl Stats {
                                 local_name!("li") => a.list_items += 1,
                                 local_name!("input")
                                 | local_name!("select")
-                                | local_name!("textarea")
-                                | local_name!("button") => a.controls += 1,
+                                | local_name!("textarea") => a.controls += 1,
+                                local_name!("button") => {
+                                    if !dom.ancestors(id).take(BUTTON_IN_HEADING_DEPTH).any(|n| {
+                                        dom.local_name(n).is_some_and(crate::dom::is_heading)
+                                    }) {
+                                        a.controls += 1;
+                                    }
+                                }
                                 _ => {}
                             }
                         }

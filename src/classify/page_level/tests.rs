@@ -1660,13 +1660,18 @@ fn a_lone_standfirst_a_caption_or_a_box_apart_is_not_an_opening() {
 }
 
 #[test]
-fn a_heading_with_a_link_button_stays_a_widget_of_buttons_goes() {
-    // Substack puts a button that copies the section's link in each section heading.
+fn a_heading_with_a_link_button_and_the_entry_it_heads_stay_a_widget_of_buttons_goes() {
+    // Substack puts a button that copies the section's link in each section heading, Stripe's
+    // API reference one in each attribute's heading.
     let html = format!(
         "<html><head><title>Edge first - Notes</title></head><body>{NAV}<article>\
          <h1>Edge first</h1>{}\
          <h2 class=header-anchor-post>The cloud is not the computer<div class=anchor>\
          <button aria-label=Link><svg></svg></button></div></h2>{}\
+         <ul class=attributes><li><h4><button aria-label=Link></button>id string</h4>\
+         <div><p>Unique identifier for the object.</p></div></li>\
+         <li><h4><button aria-label=Link></button>amount integer</h4>\
+         <div><p>Amount intended to be collected.</p></div></li></ul>\
          <div class=cta><button>Get the app</button><span>Free forever</span></div>\
          </article></body></html>",
         paragraphs(0..4),
@@ -1675,6 +1680,7 @@ fn a_heading_with_a_link_button_stays_a_widget_of_buttons_goes() {
     let (page, x) = run(&html);
     let k = kept(&page, &x);
     assert!(has(&k, "The cloud is not the computer"), "{k:?}");
+    assert!(has(&k, "Unique identifier for the object."), "an entry headed so: {k:?}");
     assert!(has(&k, "Paragraph 7 of the article"), "{k:?}");
     assert!(
         !has(&k, "Free forever"),
