@@ -24,9 +24,10 @@ const OPENING_LINK_DENSITY: f32 = 0.5;
 /// Keeps the paragraphs between the headline and the container when the two share a box below
 /// `<body>`: the blocks between them are then the article's own. The gap is cleaned as a
 /// container is (menus, share bars, forms, link lists go); what is left counts only when it holds
-/// [`OPENING_PARAGRAPHS`] paragraphs of prose and fewer words than the article kept (an opening
-/// is not longer than the body). Headings, captions, media players' text, bylines and furniture
-/// lines stay out.
+/// [`OPENING_PARAGRAPHS`] paragraphs of prose, and only when the whole gap holds fewer words than
+/// the article kept (an opening is not longer than the body; a shop's grid between its title and
+/// a box of questions is no opening). Headings, captions, media players' text, bylines and
+/// furniture lines stay out.
 pub(super) fn opening(
     page: &Page,
     stats: &Stats,
@@ -82,7 +83,6 @@ pub(super) fn opening(
         .iter()
         .filter(|&&i| page.blocks[i].kind == BlockKind::Paragraph)
         .count();
-    let opening_words: u32 = opening.iter().map(|&i| page.blocks[i].words).sum();
     let kept_words: u32 = page
         .blocks
         .iter()
@@ -90,7 +90,10 @@ pub(super) fn opening(
         .filter(|(_, l)| l.is_content())
         .map(|(b, _)| b.words)
         .sum();
-    if paragraphs < OPENING_PARAGRAPHS || opening_words > kept_words {
+    // What stands between the headline and the body is shorter than the body: a shop's grid
+    // with buying advice under it, far above a box of questions, is no opening.
+    let gap_words: u32 = gap.iter().map(|b| b.words).sum();
+    if paragraphs < OPENING_PARAGRAPHS || gap_words > kept_words {
         return extraction;
     }
     for i in opening {

@@ -1636,9 +1636,17 @@ fn an_opening_between_the_headline_and_the_body_is_kept() {
 }
 
 #[test]
-fn a_lone_standfirst_a_caption_or_a_box_apart_is_not_an_opening() {
+fn a_lone_standfirst_a_long_gap_a_caption_or_a_box_apart_is_not_an_opening() {
     // One paragraph is a standfirst, which collections keep or drop by convention.
     let (page, x) = run(&opening_page(&format!("<p>{OPENING_FIRST}</p>")));
+    assert!(!has(&kept(&page, &x), "interface for making requests"));
+    // A gap longer than the body is not the body's opening (a shop's grid under its title).
+    let grid: String = (0..70)
+        .map(|n| format!("<li><a href=/p/{n}>Product number {n} in stock</a></li>"))
+        .collect();
+    let (page, x) = run(&opening_page(&format!(
+        "<p>{OPENING_FIRST}</p><p>{OPENING_SECOND}</p><ul class=products>{grid}</ul>"
+    )));
     assert!(!has(&kept(&page, &x), "interface for making requests"));
     // A figure's caption describes the photo.
     let (page, x) = run(&opening_page(&format!(
@@ -1680,7 +1688,10 @@ fn a_heading_with_a_link_button_and_the_entry_it_heads_stay_a_widget_of_buttons_
     let (page, x) = run(&html);
     let k = kept(&page, &x);
     assert!(has(&k, "The cloud is not the computer"), "{k:?}");
-    assert!(has(&k, "Unique identifier for the object."), "an entry headed so: {k:?}");
+    assert!(
+        has(&k, "Unique identifier for the object."),
+        "an entry headed so: {k:?}"
+    );
     assert!(has(&k, "Paragraph 7 of the article"), "{k:?}");
     assert!(
         !has(&k, "Free forever"),
