@@ -16,7 +16,7 @@
 //!    thread's view), the thread's replies after the first post added ([`grid`]); when all that
 //!    keeps under a fifth of the text in the region the page marks as its main content (`<main>`,
 //!    `role=main`), that region instead ([`main_region`]);
-//! 7. when the headline stands before the container in a box the two share, the paragraphs
+//! 7. when the headline stands before what was kept, in a box the two share, the paragraphs
 //!    between them (the article's opening, set apart from its body) kept too ([`lede`]);
 //! 8. last, kept blocks that are not the page's own text dropped whichever step kept them: a
 //!    reply's quotation of a post above, a declared product's customer reviews ([`drop`]).
@@ -46,6 +46,11 @@ pub const NAME: &str = "pith-page";
 
 /// The reason pith-page gives the block it keeps as the page's headline.
 pub const HEADLINE: &str = "headline";
+
+/// Whether pith-page kept this block as the page's headline.
+pub fn is_headline(label: &Label) -> bool {
+    matches!(&label.reason, Reason::Page { why, .. } if why == HEADLINE)
+}
 
 /// The reason pith-page gives the paragraphs it keeps between the headline and the container
 /// ([`lede`]).
@@ -111,7 +116,6 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
             }
             return first;
         }
-        let first_containers = first.containers.clone();
         let widened = widen_if_starved(page, stats, facts, first);
         let gridded = grid_if_no_article(page, stats, facts, widened);
         let threaded = match discussion {
@@ -119,14 +123,8 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
             None => gridded,
         };
         let mained = main_region::if_starved(page, stats, facts, threaded);
-        // The opening is looked for beside the chosen container only: a grid or a main region
-        // that replaced it has no headline of its own before it.
-        let mained = if mained.containers == first_containers {
-            lede::opening(page, stats, facts, mained)
-        } else {
-            mained
-        };
-        let unquoted = drop::quoted_repeats(page, mained);
+        let opened = lede::opening(page, stats, facts, mained);
+        let unquoted = drop::quoted_repeats(page, opened);
         let reviewed = drop::product_reviews(page, unquoted);
         let uncaptioned = drop::figure_captions(page, reviewed);
         drop::unrendered_lines(page, uncaptioned)
@@ -624,11 +622,7 @@ fn from_containers(
             }) else {
                 return page_label(Verdict::Boilerplate, "outside main container".into());
             };
-            // Removals are disjoint and sorted: the last one starting at or before `pre`.
-            let at = removals.partition_point(|r| r.pre <= pre);
-            if let Some(r) = at.checked_sub(1).and_then(|i| removals.get(i))
-                && pre < r.end
-            {
+            if let Some(r) = clean::removal_at(&removals, pre) {
                 return page_label(Verdict::Boilerplate, r.reason.clone().into());
             }
             if comments.as_ref().is_some_and(|c| c.contains(&index)) {
@@ -817,11 +811,7 @@ fn headline(
     facts: &mut NodeFacts<'_>,
     containers: &[NodeId],
 ) -> Option<usize> {
-    let start = containers
-        .iter()
-        .map(|&c| stats.get(c).first_block)
-        .min()
-        .unwrap_or(u32::MAX) as usize;
+    let start = first_block_of(stats, containers);
     let end = containers
         .iter()
         .map(|&c| stats.get(c).end_block)
@@ -872,6 +862,15 @@ fn headline(
                 })
                 .map(|i| i + from)
         })
+}
+
+/// The index of the first block inside `containers` (`usize::MAX` without containers).
+fn first_block_of(stats: &Stats, containers: &[NodeId]) -> usize {
+    containers
+        .iter()
+        .map(|&c| stats.get(c).first_block)
+        .min()
+        .map_or(usize::MAX, |b| b as usize)
 }
 
 /// How many blocks before the container a heading may stand and still be taken for its

@@ -236,11 +236,6 @@ fn prose_outside(page: &Page, labels: &[Label], containers: &[NodeId]) -> Vec<(u
     found
 }
 
-/// Whether pith-page kept this block as the page's headline.
-fn is_headline(label: &Label) -> bool {
-    matches!(&label.reason, Reason::Page { why, .. } if why == page_level::HEADLINE)
-}
-
 /// Labels `page` with the site-aware rule, reading from its site's tree (`doc`: the page's document
 /// there, `None` without a URL) only what the rule needs: the counts of the blocks it asks about (a
 /// page has hundreds of blocks, its article a few dozen), those of the page-level article first,
@@ -418,7 +413,7 @@ pub fn finish(page: &Page, branch: &Branch, draft: Draft<'_>) -> Vec<Label> {
             // counting cannot tell the two apart, so the headline is never template text.
             if count >= template_count.max(2)
                 && count > 1
-                && !is_headline(&base_label)
+                && !page_level::is_headline(&base_label)
                 && !looks_like_byline_or_date(&block.text)
             {
                 return label(
@@ -429,7 +424,7 @@ pub fn finish(page: &Page, branch: &Branch, draft: Draft<'_>) -> Vec<Label> {
                     ),
                 );
             }
-            if is_all_link_text(block) && count > 1 && !is_headline(&base_label) {
+            if is_all_link_text(block) && count > 1 && !page_level::is_headline(&base_label) {
                 return label(
                     Verdict::Boilerplate,
                     format!("repeated link ({count} pages at {})", decider.path),

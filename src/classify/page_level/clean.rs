@@ -21,6 +21,15 @@ pub(super) struct Removal {
     pub reason: String,
 }
 
+/// The removal that covers the node at pre-order index `pre`, if one does. Removals are
+/// disjoint and sorted (as [`clean`] returns them): the last one starting at or before `pre`.
+pub(super) fn removal_at(removals: &[Removal], pre: u32) -> Option<&Removal> {
+    let at = removals.partition_point(|r| r.pre <= pre);
+    at.checked_sub(1)
+        .and_then(|i| removals.get(i))
+        .filter(|r| pre < r.end)
+}
+
 /// How the reasons of link-dense removals begin.
 pub(super) const LINK_DENSE_REMOVAL: &str = "removed: link-dense";
 

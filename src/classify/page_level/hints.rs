@@ -319,12 +319,12 @@ pub(super) fn hint<'a>(dom: &'a Dom, id: NodeId, words: &mut AttrWords<'a>) -> H
 }
 
 /// True when `value`, the `id` of element `id`, is its heading's words run together (`cookies`,
-/// `setting-cookies`, `menus-1` for "Setting Cookies¶", "Menus"): the element is that heading, or
-/// a section whose first child element is that heading. Only letters and digits are compared,
-/// in any case, so the generators' separators and a heading's permalink sign do not matter; a
-/// number after the words (a second section of the same name) is allowed. A heading that opens
-/// a comment section ("Comments", "Leave a reply") does not count: that section is furniture
-/// by its title too.
+/// `setting-cookies`, `menus-1` for "Setting Cookies¶", "Menus"), and the heading links to it: the
+/// element is that heading, or a section whose first child element is that heading. Only letters
+/// and digits are compared, in any case, so the generators' separators and a heading's permalink
+/// sign do not matter; a number after the words (a second section of the same name) is allowed.
+/// A heading that opens a comment section ("Comments", "Leave a reply") does not count: that
+/// section is furniture by its title too.
 fn names_its_heading(dom: &Dom, id: NodeId, value: &str) -> bool {
     let heading = if dom.local_name(id).is_some_and(is_heading) {
         id
@@ -340,6 +340,18 @@ fn names_its_heading(dom: &Dom, id: NodeId, value: &str) -> bool {
             .flat_map(char::to_lowercase)
             .collect()
     };
+    // The generators' own sign: the heading links to itself by that id (Sphinx's `headerlink`,
+    // MDN's and Docusaurus's anchors). A cookie notice headed "Cookie notice" has none.
+    let links_to_itself = dom.descendants(heading).any(|n| {
+        dom.is_html(n, &local_name!("a"))
+            && dom
+                .attr(n, "href")
+                .and_then(|h| h.strip_prefix('#'))
+                .is_some_and(|fragment| fragment == value)
+    });
+    if !links_to_itself {
+        return false;
+    }
     let text = dom.text_content(heading);
     // A section headed "Comments" is the page's comments whatever made its id.
     if super::clean::comment_opening(&text).is_some() {
@@ -460,34 +472,61 @@ mod tests {
 
     #[test]
     fn an_id_made_from_the_heading_names_a_subject_not_a_widget() {
-        let dom = Dom::parse(
-            "<section id=cookies><h3>Cookies<a class=headerlink href=#cookies>\u{b6}</a></h3></section>\
-             <section id=setting-cookies-2><h2>Setting Cookies</h2></section>\
-             <section id=respond-to-review-comments><h2>Respond to review comments</h2></section>\
-             <h2 id=comments>Comments</h2>\
-             <div id=cookies><p>We use cookies to improve your visit.</p></div>\
-             <section id=comments><h3>3 comments</h3></section>\
-             <section id=cookie-bar><h3>Cookies</h3></section>\
-             <section class=cookies><h3>Cookies</h3></section>",
-        );
-        let mut words = AttrWords::default();
-        let negative: Vec<Option<&str>> = dom
-            .descendants(dom.root())
-            .filter(|&n| dom.attr(n, "id").is_some() || dom.attr(n, "class") == Some("cookies"))
-            .map(|n| hint(&dom, n, &mut words).negative)
-            .collect();
-        assert_eq!(
-            negative,
-            [
+        // Each box: (markup, the negative word its hint keeps).
+        let boxes: &[(&str, Option<&str>)] = &[
+            (
+                "<section id=cookies><h3>Cookies<a class=headerlink href=#cookies>\u{b6}</a></h3>\
+                 </section>",
                 None,
+            ),
+            (
+                "<section id=setting-cookies-2><h2><a href=#setting-cookies-2>#</a>Setting \
+                 Cookies</h2></section>",
                 None,
+            ),
+            (
+                "<section id=respond-to-review-comments><h2>Respond to review comments\
+                 <a href=#respond-to-review-comments>\u{b6}</a></h2></section>",
                 None,
-                Some("comment"),
+            ),
+            ("<h2 id=menus><a href=#menus>Menus</a></h2>", None),
+            // No link to itself: a widget headed by its own name.
+            (
+                "<div id=cookie-notice><h3>Cookie notice</h3><p>We use cookies.</p></div>",
                 Some("cookie"),
+            ),
+            ("<section id=menus><h2>Menus</h2></section>", Some("menu")),
+            // A comment section, even when its heading links to it.
+            (
+                "<h2 id=comments><a href=#comments>Comments</a></h2>",
                 Some("comment"),
+            ),
+            (
+                "<div id=cookies><p>We use cookies to improve your visit.</p></div>",
                 Some("cookie"),
-                Some("cookie")
-            ]
-        );
+            ),
+            (
+                "<section id=cookie-bar><h3><a href=#cookie-bar>Cookies</a></h3></section>",
+                Some("cookie"),
+            ),
+            (
+                "<section class=cookies><h3><a href=#cookies>Cookies</a></h3></section>",
+                Some("cookie"),
+            ),
+        ];
+        for (markup, expected) in boxes {
+            let dom = Dom::parse(markup);
+            let body = dom.body().expect("a body");
+            let element = dom
+                .children(body)
+                .find(|&c| dom.is_element(c))
+                .expect("a box");
+            let mut words = AttrWords::default();
+            assert_eq!(
+                hint(&dom, element, &mut words).negative,
+                *expected,
+                "{markup}"
+            );
+        }
     }
 }

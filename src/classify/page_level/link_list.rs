@@ -55,13 +55,7 @@ pub(super) fn is_link_list(
                 continue;
             }
             let pre = stats.get(block.node).pre;
-            // Removals are disjoint and sorted: the last one starting at or before `pre`.
-            let at = removals.partition_point(|r| r.pre <= pre);
-            let removal = at
-                .checked_sub(1)
-                .and_then(|i| removals.get(i))
-                .filter(|r| pre < r.end);
-            match removal {
+            match clean::removal_at(removals, pre) {
                 Some(r) if r.reason.starts_with(clean::LINK_DENSE_REMOVAL) => {
                     linked += block.words;
                     link_lines += 1;

@@ -4,12 +4,26 @@
 
 use html5ever::local_name;
 
-use crate::dom::{Dom, Edge, NodeId};
+use crate::dom::{Dom, Edge, NodeId, is_heading};
 use crate::page::{Block, BlockKind, Page};
 
 /// How far above a button its heading may be for the button to be the heading's own
 /// (`<h2><div><div><button>`, as Substack nests it).
 const BUTTON_IN_HEADING_DEPTH: usize = 4;
+
+/// True when the `<button>` at `id` is a heading's link button: no text of its own (an icon),
+/// with a heading at most [`BUTTON_IN_HEADING_DEPTH`] levels above it. Substack's section
+/// headings and Stripe's API attributes carry one that copies the section's link; the heading
+/// and the entry it heads are text, not a widget. A button with words ("Play", "Subscribe") is a
+/// control wherever it stands.
+fn is_heading_link_button(dom: &Dom, id: NodeId) -> bool {
+    dom.ancestors(id)
+        .take(BUTTON_IN_HEADING_DEPTH)
+        .any(|n| dom.local_name(n).is_some_and(is_heading))
+        && !dom
+            .descendants(id)
+            .any(|n| dom.text(n).is_some_and(|t| !t.trim().is_empty()))
+}
 
 /// Sums over the blocks of one subtree (the node's own blocks included).
 #[derive(Debug, Clone, Copy, Default)]
@@ -38,10 +52,8 @@ pub(super) struct Agg {
     pub bylines: u32,
     /// `<li>` elements.
     pub list_items: u32,
-    /// Form controls: `<input>`, `<select>`, `<textarea>`, `<button>`; not a button inside a
-    /// heading ([`BUTTON_IN_HEADING_DEPTH`] levels up at most), which copies or shares a link to
-    /// its section (Substack's section headings, Stripe's API attributes): the heading and the
-    /// entry it heads are text, not a widget.
+    /// Form controls: `<input>`, `<select>`, `<textarea>`, `<button>`; not a heading's link
+    /// button ([`is_heading_link_button`]).
     pub controls: u32,
     /// Index of the first text block whose innermost block-level element is this node
     /// (`u32::MAX` when none).
@@ -113,12 +125,8 @@ impl Stats {
                                 local_name!("input")
                                 | local_name!("select")
                                 | local_name!("textarea") => a.controls += 1,
-                                local_name!("button") => {
-                                    if !dom.ancestors(id).take(BUTTON_IN_HEADING_DEPTH).any(|n| {
-                                        dom.local_name(n).is_some_and(crate::dom::is_heading)
-                                    }) {
-                                        a.controls += 1;
-                                    }
+                                local_name!("button") if !is_heading_link_button(dom, id) => {
+                                    a.controls += 1;
                                 }
                                 _ => {}
                             }

@@ -1665,6 +1665,52 @@ fn a_lone_standfirst_a_long_gap_a_caption_or_a_box_apart_is_not_an_opening() {
     let k = kept(&page, &x);
     assert!(has(&k, "Paragraph 0 of the article"), "{k:?}");
     assert!(!has(&k, "interface for making requests"), "{k:?}");
+    // Nor in the site's banner inside a page wrapper.
+    let html = format!(
+        "<html><head><title>Using the Fetch API</title></head><body><div id=page>\
+         <header class=top><h1>Using the Fetch API</h1><p>{OPENING_FIRST}</p>\
+         <p>{OPENING_SECOND}</p></header><div class=page-body>{}</div></div></body></html>",
+        paragraphs(0..8)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 0 of the article"), "{k:?}");
+    assert!(!has(&k, "interface for making requests"), "{k:?}");
+}
+
+#[test]
+fn an_opening_leaves_out_what_a_container_would_and_ends_at_a_teaser() {
+    // A newsletter box's paragraphs are cleaned away as a container's would be; a byline stays
+    // out; the opening itself stays.
+    let html = format!(
+        "<html><head><title>Using the Fetch API</title></head><body>{NAV}<main>\
+         <div class=page-header><h1>Using the Fetch API</h1><p>{OPENING_FIRST}</p>\
+         <p>{OPENING_SECOND}</p></div>\
+         <p>By Jane Doe and John Roe, Staff Writers, March 3 2024</p>\
+         <div class=newsletter><p>Get the best of our reference pages in your inbox every week, \
+         free.</p><p>Join forty thousand developers who read it on Monday mornings already.</p>\
+         </div><div class=page-body>{}</div></main></body></html>",
+        paragraphs(0..8)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "interface for making requests"), "{k:?}");
+    assert!(has(&k, "global function in windows"), "{k:?}");
+    assert!(!has(&k, "in your inbox"), "{k:?}");
+    assert!(!has(&k, "Jane Doe"), "{k:?}");
+    // Teasers of other stories: their linked titles end the opening, and their summaries are
+    // not the article's.
+    let (page, x) = run(&opening_page(&format!(
+        "<p>{OPENING_FIRST}</p><p>{OPENING_SECOND}</p>\
+         <h3><a href=/other>Streams in the browser, explained</a></h3>\
+         <p>A summary of another story about streams that the page points its readers to.</p>\
+         <h3><a href=/third>Caching responses for offline use</a></h3>\
+         <p>A summary of a third story about caches that the page points its readers to.</p>"
+    )));
+    let k = kept(&page, &x);
+    assert!(has(&k, "interface for making requests"), "{k:?}");
+    assert!(!has(&k, "another story about streams"), "{k:?}");
+    assert!(!has(&k, "third story about caches"), "{k:?}");
 }
 
 #[test]
@@ -1674,13 +1720,15 @@ fn a_heading_with_a_link_button_and_the_entry_it_heads_stay_a_widget_of_buttons_
     let html = format!(
         "<html><head><title>Edge first - Notes</title></head><body>{NAV}<article>\
          <h1>Edge first</h1>{}\
-         <h2 class=header-anchor-post>The cloud is not the computer<div class=anchor>\
-         <button aria-label=Link><svg></svg></button></div></h2>{}\
+         <h2 class=header-anchor-post>The cloud is not the computer<div class=anchor-parent>\
+         <div class=anchor><button aria-label=Link><svg></svg></button></div></div></h2>{}\
          <ul class=attributes><li><h4><button aria-label=Link></button>id string</h4>\
          <div><p>Unique identifier for the object.</p></div></li>\
          <li><h4><button aria-label=Link></button>amount integer</h4>\
          <div><p>Amount intended to be collected.</p></div></li></ul>\
          <div class=cta><button>Get the app</button><span>Free forever</span></div>\
+         <div class=player><h4>Listen to this article<button>Play</button></h4>\
+         <span>Twelve minutes</span></div>\
          </article></body></html>",
         paragraphs(0..4),
         paragraphs(4..8)
@@ -1696,6 +1744,10 @@ fn a_heading_with_a_link_button_and_the_entry_it_heads_stay_a_widget_of_buttons_
     assert!(
         !has(&k, "Free forever"),
         "the widget around a button: {k:?}"
+    );
+    assert!(
+        !has(&k, "Twelve minutes"),
+        "a worded button is a control: {k:?}"
     );
 }
 
