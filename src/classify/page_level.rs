@@ -96,7 +96,7 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
             None => fallback(page, stats, facts),
         };
         let (first, settled) = follow_declared_body(page, stats, facts, first, entry_text);
-        let discussion = if declared::declares_discussion(page) {
+        let discussion = if facts.declares_discussion(page) {
             Some(DECLARED_DISCUSSION)
         } else if first
             .containers

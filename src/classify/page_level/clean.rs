@@ -191,10 +191,23 @@ pub(super) fn clean(
     containers: &[NodeId],
     core: NodeId,
 ) -> Vec<Removal> {
+    clean_before(page, stats, facts, containers, core, u32::MAX)
+}
+
+/// [`clean`], looking only at the elements that start before pre-order index `before`: the part
+/// of a box that precedes its article (the opening's gap), without cleaning the article again.
+pub(super) fn clean_before(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    containers: &[NodeId],
+    core: NodeId,
+    before: u32,
+) -> Vec<Removal> {
     let dom = &page.dom;
     let mut out = Vec::new();
     // On a page that declares itself a discussion, alike items with bylines are its posts.
-    let discussion = super::declared::declares_discussion(page);
+    let discussion = facts.declares_discussion(page);
     for &container in containers {
         // The element after a related-links heading goes with the heading.
         let mut doomed: Option<(NodeId, String)> = None;
@@ -206,7 +219,7 @@ pub(super) fn clean(
                 continue;
             }
             let a = stats.get(id);
-            if a.blocks == 0 && a.images == 0 {
+            if (a.blocks == 0 && a.images == 0) || a.pre >= before {
                 walk.skip_children();
                 continue;
             }

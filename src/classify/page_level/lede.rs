@@ -65,7 +65,12 @@ pub(super) fn opening(
     if select::is_page_wrapper(dom, shared) {
         return extraction;
     }
-    let removals = clean::clean(page, stats, facts, &[shared], main);
+    // Only the part before the article: the container was cleaned already.
+    let before = page
+        .blocks
+        .get(start)
+        .map_or(u32::MAX, |b| stats.get(b.node).pre);
+    let removals = clean::clean_before(page, stats, facts, &[shared], main, before);
     let mut lines = Vec::new();
     for (offset, block) in gap.iter().enumerate() {
         if matches!(block.kind, BlockKind::Heading(_)) && block.link_density() >= TEASER_TITLE_LINKS

@@ -43,6 +43,9 @@ pub(super) struct NodeFacts<'a> {
     title_scores: Vec<Option<f32>>,
     /// The page title's words, lower-cased, once asked for.
     title_words: Option<Vec<String>>,
+    /// Whether the page declares itself a discussion, once asked: reading the structured data
+    /// parses every JSON-LD script, and each cleaning asks.
+    discussion: Option<bool>,
 }
 
 impl<'a> NodeFacts<'a> {
@@ -56,7 +59,16 @@ impl<'a> NodeFacts<'a> {
             negative_context: vec![0; dom.len()],
             title_scores: Vec::new(),
             title_words: None,
+            discussion: None,
         }
+    }
+
+    /// Whether `page` (the page of this DOM) declares itself a discussion
+    /// ([`super::declared::declares_discussion`]), read once per page.
+    pub fn declares_discussion(&mut self, page: &Page) -> bool {
+        *self
+            .discussion
+            .get_or_insert_with(|| super::declared::declares_discussion(page))
     }
 
     /// The element's hint (see [`hints::hint`]).

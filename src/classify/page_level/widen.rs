@@ -190,8 +190,8 @@ pub(super) fn starved(
     let one_of_many = containers
         .first()
         .is_some_and(|&c| one_of_many(page, stats, facts, c));
-    let strict = teaser_page
-        || (kept >= ARTICLE_WORDS && !one_of_many && !super::declared::declares_discussion(page));
+    let strict =
+        teaser_page || (kept >= ARTICLE_WORDS && !one_of_many && !facts.declares_discussion(page));
     let (per_node, total) = prose_per_node(page, stats, facts, strict, labels);
     if total < MIN_PAGE_PROSE || total as f32 * STARVED_SHARE <= kept as f32 {
         return None;
