@@ -23,14 +23,14 @@ const OPENING_PARAGRAPHS: usize = 2;
 /// story's linked title: the opening ends there, and the teasers after it are not the article's.
 const TEASER_TITLE_LINKS: f32 = 0.5;
 
-/// Keeps the paragraphs between the headline and the container when the two share a box that is
-/// neither `<body>` nor a wrapper of the whole page: the blocks between them are then the
-/// article's own. The whole gap must hold no more words than the article kept (an opening is not
-/// longer than the body; a shop's grid between its title and a box of questions is no opening).
-/// The gap is cleaned as a container is (menus, share bars, forms, link lists go); what is left
-/// counts only when it holds [`OPENING_PARAGRAPHS`] paragraphs of prose. The opening ends at a
-/// linked heading (another story's title); headings, captions, media players' text and bylines
-/// stay out.
+/// Keeps the paragraphs between the headline and the container when the two share a box below
+/// `<body>`: the blocks between them are then the article's own, but for page furniture inside
+/// that box (a site's banner when the box wraps the whole page). The whole gap must hold no more
+/// words than the article kept (an opening is not longer than the body; a shop's grid between
+/// its title and a box of questions is no opening). The gap is cleaned as a container is (menus,
+/// share bars, forms, link lists go); what is left counts only when it holds
+/// [`OPENING_PARAGRAPHS`] paragraphs of prose. The opening ends at a linked heading (another
+/// story's title); headings, captions, media players' text and bylines stay out.
 pub(super) fn opening(
     page: &Page,
     stats: &Stats,
@@ -78,7 +78,7 @@ pub(super) fn opening(
             break;
         }
         let removed = clean::removal_at(&removals, stats.get(block.node).pre).is_some();
-        if !removed && reads_as_opening(block) && !in_media(dom, block.node, shared) {
+        if !removed && reads_as_opening(block) && !in_media_or_furniture(dom, block.node, shared) {
             lines.push(headline + 1 + offset);
         }
     }
@@ -108,10 +108,11 @@ fn reads_as_opening(block: &Block) -> bool {
     prose || block.kind == BlockKind::Preformatted
 }
 
-/// True when `node` sits in a caption or a media player below `shared`: a caption, or the text a
-/// player shows in place of its video, describes the media, not the article. (A `<figure>` alone
-/// does not count: blogs set code samples and pull quotes in figures.)
-fn in_media(dom: &Dom, node: NodeId, shared: NodeId) -> bool {
+/// True when `node` sits in a caption, a media player or page furniture below `shared`: a
+/// caption, or the text a player shows in place of its video, describes the media, not the
+/// article; a banner, a menu or an aside is the site's. (A `<figure>` alone does not count: blogs
+/// set code samples and pull quotes in figures.)
+fn in_media_or_furniture(dom: &Dom, node: NodeId, shared: NodeId) -> bool {
     std::iter::once(node)
         .chain(dom.ancestors(node))
         .take_while(|&n| n != shared)
