@@ -224,18 +224,17 @@ fn grid_if_no_article(
     } else {
         2
     };
-    let mut pointed = false;
-    let found = grid::find(page, stats, facts, kept_words.saturating_mul(factor)).or_else(|| {
-        // Beside an article, a grid the article points into ("Skip to search results") is part
-        // of the page's content at any size: the page says so itself.
-        let grid = has_article
+    // Beside an article, a grid the article points into ("Skip to search results") is part of
+    // the page's content at any size: the page says so itself.
+    let (grid, pointed) = match grid::find(page, stats, facts, kept_words.saturating_mul(factor)) {
+        Some(grid) => (grid, false),
+        None => match has_article
             .then(|| grid::find_pointed_to(page, stats, facts, &first.containers, kept_words))
-            .flatten();
-        pointed = grid.is_some();
-        grid
-    });
-    let Some(grid) = found else {
-        return first;
+            .flatten()
+        {
+            Some(grid) => (grid, true),
+            None => return first,
+        },
     };
     // A page that calls itself an article has one (also when nothing stood out on it but the
     // fallback kept an article's worth), and a grid of entries without a linked title each

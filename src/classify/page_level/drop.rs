@@ -1,7 +1,7 @@
 //! Last passes over a finished extraction: kept blocks that are not the page's own text after
 //! all, whichever step kept them.
 
-use super::{ArticleExtraction, HEADLINE, clean, declared, hints, page_label};
+use super::{ArticleExtraction, clean, declared, hints, is_headline, page_label};
 use crate::classify::{Label, Verdict};
 use crate::dom::NodeId;
 use crate::page::{Block, BlockKind, Page};
@@ -16,7 +16,6 @@ pub(super) fn product_reviews(page: &Page, mut extraction: ArticleExtraction) ->
     let dom = &page.dom;
     // Per node: 0 unknown, 1 not in a review box, 2 in one.
     let mut memo: Vec<u8> = vec![0; dom.len()];
-    let headline = page_label(Verdict::Content, HEADLINE.into());
     let reviews: Vec<usize> = page
         .blocks
         .iter()
@@ -24,7 +23,7 @@ pub(super) fn product_reviews(page: &Page, mut extraction: ArticleExtraction) ->
         .enumerate()
         .filter(|(_, (block, label))| {
             label.is_content()
-                && **label != headline
+                && !is_headline(label)
                 && hints::in_named_box(dom, &mut memo, block.node, "review")
         })
         .map(|(index, _)| index)
