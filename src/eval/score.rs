@@ -18,6 +18,9 @@
 //! 2. Apostrophes — `'` U+0027, `’` U+2019, `‘` U+2018, `ʼ` U+02BC, `` ` `` U+0060, `´` U+00B4,
 //!    `＇` U+FF07 — between two letters/digits are removed and the word continues: "I’ve", "I've" and
 //!    "Ive" are all `ive`. An apostrophe at the edge of a word ("’90s", "students’") is a separator.
+//!    Invisible break marks — the soft hyphen U+00AD, the zero-width space U+200B, the word joiner
+//!    U+2060 and U+FEFF — between two letters/digits are skipped the same way: a hyphenation script
+//!    puts a soft hyphen between every syllable ("Assis\u{AD}tance"), and a reader sees one word.
 //! 3. A `?` (or U+FFFD) that follows a letter/digit and is followed by an English contraction ending
 //!    (`s`, `t`, `re`, `ve`, `ll`, `d`, `m`, then a non-letter) is a lost apostrophe and is treated like
 //!    rule 2: the gold's "Kosovo?s" and "don?t" match the page's "Kosovo’s" and "don’t". Measured on
@@ -171,7 +174,9 @@ fn for_each_token(text: &str, mut emit: impl FnMut(&str)) {
                 word.push(c);
                 continue;
             }
-            if is_apostrophe(c) && rest.chars().next().is_some_and(is_word_char) {
+            if (is_apostrophe(c) || is_invisible_joiner(c))
+                && rest.chars().next().is_some_and(is_word_char)
+            {
                 continue;
             }
             if is_lost_apostrophe(c) && starts_with_contraction(rest) {
@@ -193,6 +198,14 @@ fn is_apostrophe(c: char) -> bool {
         c,
         '\'' | '\u{2019}' | '\u{2018}' | '\u{02BC}' | '`' | '\u{00B4}' | '\u{FF07}'
     )
+}
+
+/// Invisible characters that mark where a word may break without breaking it: the soft hyphen
+/// (a hyphenation script inserts one between every syllable, and a gold text copied from the
+/// rendered page keeps them), the zero-width space, the word joiner and the byte-order mark used
+/// as one. A reader sees one word.
+fn is_invisible_joiner(c: char) -> bool {
+    matches!(c, '\u{00AD}' | '\u{200B}' | '\u{2060}' | '\u{FEFF}')
 }
 
 /// Characters that stand for a curly apostrophe lost in an encoding conversion.
@@ -323,6 +336,16 @@ mod tests {
         assert_eq!(tokenize("北'a"), ["北", "a"]);
         let s = score("北京大学的学生", "北京大学");
         assert_eq!((s.lcs, s.extracted_tokens, s.gold_tokens), (4, 7, 4));
+    }
+
+    #[test]
+    fn invisible_break_marks_stay_inside_their_word() {
+        assert_eq!(tokenize("Assis\u{AD}tance pro\u{AD}gram"), ["assistance", "program"]);
+        assert_eq!(tokenize("a\u{200B}b c\u{2060}d e\u{FEFF}f"), ["ab", "cd", "ef"]);
+        // Beside a space or punctuation they are nothing, and separate nothing more.
+        assert_eq!(tokenize("home/\u{200B}household \u{AD}x\u{AD}"), ["home", "household", "x"]);
+        let s = score("home repair assistance", "Home Re\u{AD}pair Assis\u{AD}tance");
+        assert_eq!((s.lcs, s.extracted_tokens, s.gold_tokens), (3, 3, 3));
     }
 
     #[test]
