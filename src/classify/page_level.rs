@@ -95,40 +95,52 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
             Some(choice) => from_containers(page, stats, facts, &choice),
             None => fallback(page, stats, facts),
         };
-        let (first, settled) = follow_declared_body(page, stats, facts, first, entry_text);
-        let discussion = if facts.declares_discussion(page) {
-            Some(DECLARED_DISCUSSION)
-        } else if first
-            .containers
-            .first()
-            .is_some_and(|&c| declared::names_thread(&page.dom, c))
-        {
-            Some(NAMED_THREAD)
-        } else {
-            None
-        };
-        if settled {
-            // A discussion's declared body is its first post alone: its replies still join it,
-            // and a reply quoting that post does not repeat it.
-            if let Some(because) = discussion {
-                let threaded = thread_replies(page, stats, facts, first, because);
-                return drop::quoted_repeats(page, threaded);
-            }
-            return first;
-        }
-        let widened = widen_if_starved(page, stats, facts, first);
-        let gridded = grid_if_no_article(page, stats, facts, widened);
-        let threaded = match discussion {
-            Some(because) => thread_replies(page, stats, facts, gridded, because),
-            None => gridded,
-        };
-        let mained = main_region::if_starved(page, stats, facts, threaded);
-        let opened = lede::opening(page, stats, facts, mained);
-        let unquoted = drop::quoted_repeats(page, opened);
-        let reviewed = drop::product_reviews(page, unquoted);
-        let uncaptioned = drop::figure_captions(page, reviewed);
-        drop::unrendered_lines(page, uncaptioned)
+        after_choice(page, stats, facts, first, entry_text)
     })
+}
+
+/// The steps after the container is chosen and cleaned: the declared body, widening, grids,
+/// a discussion's replies, the main region, the opening and the last passes.
+fn after_choice(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    first: ArticleExtraction,
+    entry_text: Option<&str>,
+) -> ArticleExtraction {
+    let (first, settled) = follow_declared_body(page, stats, facts, first, entry_text);
+    let discussion = if facts.declares_discussion(page) {
+        Some(DECLARED_DISCUSSION)
+    } else if first
+        .containers
+        .first()
+        .is_some_and(|&c| declared::names_thread(&page.dom, c))
+    {
+        Some(NAMED_THREAD)
+    } else {
+        None
+    };
+    if settled {
+        // A discussion's declared body is its first post alone: its replies still join it,
+        // and a reply quoting that post does not repeat it.
+        if let Some(because) = discussion {
+            let threaded = thread_replies(page, stats, facts, first, because);
+            return drop::quoted_repeats(page, threaded);
+        }
+        return first;
+    }
+    let widened = widen_if_starved(page, stats, facts, first);
+    let gridded = grid_if_no_article(page, stats, facts, widened);
+    let threaded = match discussion {
+        Some(because) => thread_replies(page, stats, facts, gridded, because),
+        None => gridded,
+    };
+    let mained = main_region::if_starved(page, stats, facts, threaded);
+    let opened = lede::opening(page, stats, facts, mained);
+    let unquoted = drop::quoted_repeats(page, opened);
+    let reviewed = drop::product_reviews(page, unquoted);
+    let uncaptioned = drop::figure_captions(page, reviewed);
+    drop::unrendered_lines(page, uncaptioned)
 }
 
 /// When the page declares its article's text (JSON-LD `articleBody`) and the extraction misses
@@ -495,8 +507,11 @@ fn with_scores(
     decide(&stats, &mut facts, &scores)
 }
 
-/// Runs the extractor's cleaning and headline rule inside a container chosen elsewhere (the one a
-/// site's pages agree on), instead of the container this page alone would suggest.
+/// Runs the extractor inside a container chosen elsewhere (the one a site's pages agree on),
+/// instead of the container this page alone would suggest: its cleaning and headline rule, then
+/// every step after the choice (the page's declared body, widening, grids, a discussion's
+/// replies, the opening, the last passes), as for a container the page chose itself. The feed
+/// entry's text is not evidence here: the page-level extraction has weighed it already.
 pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
     with_scores(page, |stats, facts, scores| {
         let choice = Choice {
@@ -505,7 +520,8 @@ pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
             siblings: Vec::new(),
             core: container,
         };
-        from_containers(page, stats, facts, &choice)
+        let first = from_containers(page, stats, facts, &choice);
+        after_choice(page, stats, facts, first, None)
     })
 }
 

@@ -340,11 +340,23 @@ mod tests {
 
     #[test]
     fn invisible_break_marks_stay_inside_their_word() {
-        assert_eq!(tokenize("Assis\u{AD}tance pro\u{AD}gram"), ["assistance", "program"]);
-        assert_eq!(tokenize("a\u{200B}b c\u{2060}d e\u{FEFF}f"), ["ab", "cd", "ef"]);
+        assert_eq!(
+            tokenize("Assis\u{AD}tance pro\u{AD}gram"),
+            ["assistance", "program"]
+        );
+        assert_eq!(
+            tokenize("a\u{200B}b c\u{2060}d e\u{FEFF}f"),
+            ["ab", "cd", "ef"]
+        );
         // Beside a space or punctuation they are nothing, and separate nothing more.
-        assert_eq!(tokenize("home/\u{200B}household \u{AD}x\u{AD}"), ["home", "household", "x"]);
-        let s = score("home repair assistance", "Home Re\u{AD}pair Assis\u{AD}tance");
+        assert_eq!(
+            tokenize("home/\u{200B}household \u{AD}x\u{AD}"),
+            ["home", "household", "x"]
+        );
+        let s = score(
+            "home repair assistance",
+            "Home Re\u{AD}pair Assis\u{AD}tance",
+        );
         assert_eq!((s.lcs, s.extracted_tokens, s.gold_tokens), (3, 3, 3));
     }
 

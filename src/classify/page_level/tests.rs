@@ -1786,3 +1786,33 @@ fn a_manual_section_on_cookies_stays_a_comment_section_named_so_goes() {
     assert!(has(&k, "Paragraph 5 of the article"), "{k:?}");
     assert!(!has(&k, "lovely trip"), "{k:?}");
 }
+
+#[test]
+fn a_container_chosen_elsewhere_gets_the_later_steps_too() {
+    // The site's pages agree on `#side`, not the longer `#story` this page alone would choose.
+    // Inside it, the steps after the choice still run: the figure's caption goes as it would
+    // in a container the page chose itself.
+    let html = format!(
+        "<html><body>{NAV}<div id=story><h1>Bridge opens</h1>{}</div>\
+         <div id=side>{}<figure><img src=/photo.jpg alt=Bridge>\
+         <figcaption>The new bridge at dawn, from the east bank.</figcaption></figure>{}</div>\
+         </body></html>",
+        paragraphs(0..6),
+        paragraphs(10..12),
+        paragraphs(12..14)
+    );
+    let base = Url::parse("https://example.com/news/story").ok();
+    let page = page_from_html(&html, base.as_ref());
+    let side = page
+        .dom
+        .elements_by_name("div")
+        .find(|&d| page.dom.attr(d, "id") == Some("side"))
+        .expect("the side box");
+    let x = extract_in(&page, side);
+    assert_eq!(x.containers, vec![side]);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 10 ") && has(&k, "Paragraph 13 "), "{k:?}");
+    assert!(!has(&k, "Paragraph 0 "), "{k:?}");
+    assert!(has(&k, "[img https://example.com/photo.jpg]"), "{k:?}");
+    assert!(!has(&k, "The new bridge at dawn"), "{k:?}");
+}
