@@ -100,7 +100,7 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
 }
 
 /// The steps after the container is chosen and cleaned: the declared body, widening, grids,
-/// a discussion's replies, the main region, the opening and the last passes.
+/// a discussion's replies, the main region, then [`refine`].
 fn after_choice(
     page: &Page,
     stats: &Stats,
@@ -136,7 +136,19 @@ fn after_choice(
         None => gridded,
     };
     let mained = main_region::if_starved(page, stats, facts, threaded);
-    let opened = lede::opening(page, stats, facts, mained);
+    refine(page, stats, facts, mained)
+}
+
+/// The last steps, which refine what the chosen region keeps without choosing another: the
+/// article's opening above it, then the passes that drop quoted repeats, product reviews, figure
+/// captions and unrendered template lines.
+fn refine(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    extraction: ArticleExtraction,
+) -> ArticleExtraction {
+    let opened = lede::opening(page, stats, facts, extraction);
     let unquoted = drop::quoted_repeats(page, opened);
     let reviewed = drop::product_reviews(page, unquoted);
     let uncaptioned = drop::figure_captions(page, reviewed);
@@ -509,9 +521,11 @@ fn with_scores(
 
 /// Runs the extractor inside a container chosen elsewhere (the one a site's pages agree on),
 /// instead of the container this page alone would suggest: its cleaning and headline rule, then
-/// every step after the choice (the page's declared body, widening, grids, a discussion's
-/// replies, the opening, the last passes), as for a container the page chose itself. The feed
-/// entry's text is not evidence here: the page-level extraction has weighed it already.
+/// the steps that refine a region without choosing another ([`refine`]: the opening, the last
+/// passes), as for a container the page chose itself. The steps that would choose another
+/// region (the declared body, widening, grids, a thread, the main region) do not run: the site's
+/// pages have chosen, and the site-aware rule weighs the prose left outside by what the site
+/// repeats, which a page alone cannot know.
 pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
     with_scores(page, |stats, facts, scores| {
         let choice = Choice {
@@ -521,7 +535,7 @@ pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
             core: container,
         };
         let first = from_containers(page, stats, facts, &choice);
-        after_choice(page, stats, facts, first, None)
+        refine(page, stats, facts, first)
     })
 }
 
