@@ -11,7 +11,7 @@ use super::select::NodeFacts;
 use super::stats::Stats;
 use super::widen::{is_furniture_element, names_comment};
 use super::{Pick, clean};
-use crate::dom::{Dom, Edge, NodeId};
+use crate::dom::{Dom, Edge, NodeId, is_heading};
 use crate::page::{BlockKind, Page};
 
 /// Fewest alike items that make a grid: three could be a page's columns.
@@ -277,25 +277,54 @@ pub(super) fn describe(dom: &Dom, grid: &Grid) -> String {
     format!("{first} in {}", super::select::describe(dom, grid.parent))
 }
 
-/// Which blocks a grid keeps: the items' text and images, less furniture lines and controls.
+/// Which blocks a grid keeps: the items' text and images, less furniture lines and controls;
+/// and of the grid's own box, less what is set among the items ([`is_insertion`]).
 pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Pick> {
-    keep_except(page, stats, grid, why, &[])
+    keep_except(page, stats, grid, why, &[], true)
 }
 
 /// Which blocks a thread keeps: its posts' as [`keep`] picks them, less each post's part that
-/// holds no prose in any post (see [`posts_furniture`]).
+/// holds no prose in any post (see [`posts_furniture`]). What stands between two posts (a
+/// quoted reply's box, a moderator's note) is not dropped as an insertion: a thread is read
+/// whole.
 pub(super) fn keep_thread(page: &Page, stats: &Stats, thread: &Grid, why: &str) -> Vec<Pick> {
     let furniture = posts_furniture(page, stats, thread);
-    keep_except(page, stats, thread, why, &furniture)
+    keep_except(page, stats, thread, why, &furniture, false)
 }
 
-/// [`keep`], dropping the blocks inside the sorted, disjoint pre-order `spans` of `furniture`.
+/// Why a block among a grid's items but in none of them goes.
+const INSERTION: &str = "grid: a box set among the items, not one of them (a promotion's tile)";
+
+/// True when the block at `node` (pre-order `pre`), outside every item, sits in a box of the
+/// grid's own between its first item and its last: a shop puts a promotion's tile, a newsletter
+/// box or an advertisement into the run of its product cards, in another template than theirs.
+/// A heading there is the title of the items after it (a group of an index), and stays.
+fn is_insertion(dom: &Dom, grid: &Grid, spans: &[(u32, u32)], node: NodeId, pre: u32) -> bool {
+    let (Some(&(first, _)), Some(&(last, _))) = (spans.first(), spans.last()) else {
+        return false;
+    };
+    if pre <= first || pre >= last {
+        return false;
+    }
+    let mut at = node;
+    while let Some(parent) = dom.parent(at) {
+        if parent == grid.parent {
+            return !dom.local_name(at).is_some_and(is_heading);
+        }
+        at = parent;
+    }
+    false
+}
+
+/// [`keep`], dropping the blocks inside the sorted, disjoint pre-order `spans` of `furniture`;
+/// with `drop_insertions`, also the boxes set among the items ([`is_insertion`]).
 fn keep_except(
     page: &Page,
     stats: &Stats,
     grid: &Grid,
     why: &str,
     furniture: &[(u32, u32)],
+    drop_insertions: bool,
 ) -> Vec<Pick> {
     let dom = &page.dom;
     let spans = item_spans(stats, grid);
@@ -304,6 +333,9 @@ fn keep_except(
         .map(|block| {
             let pre = stats.get(block.node).pre;
             if !in_spans(&spans, pre) {
+                if drop_insertions && is_insertion(dom, grid, &spans, block.node, pre) {
+                    return Pick::Drop(INSERTION);
+                }
                 return Pick::Outside;
             }
             if in_spans(furniture, pre) {

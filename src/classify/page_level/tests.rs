@@ -1811,8 +1811,65 @@ fn a_container_chosen_elsewhere_gets_the_later_steps_too() {
     let x = extract_in(&page, side);
     assert_eq!(x.containers, vec![side]);
     let k = kept(&page, &x);
-    assert!(has(&k, "Paragraph 10 ") && has(&k, "Paragraph 13 "), "{k:?}");
+    assert!(
+        has(&k, "Paragraph 10 ") && has(&k, "Paragraph 13 "),
+        "{k:?}"
+    );
     assert!(!has(&k, "Paragraph 0 "), "{k:?}");
     assert!(has(&k, "[img https://example.com/photo.jpg]"), "{k:?}");
     assert!(!has(&k, "The new bridge at dawn"), "{k:?}");
+}
+
+#[test]
+fn a_promotions_tile_among_a_grids_items_goes_and_a_group_heading_stays() {
+    // The shop's introduction and its grid share one box, so the container keeps the grid's box
+    // whole; the introduction links into the grid, which is then kept as the page's content.
+    // Among the cards stand a promotion's tile and a heading that opens a group of cards.
+    let card = |n: usize| {
+        format!(
+            "<li class=card><a href=/p/{n}><h3>Trail runner number {n} for wet ground</h3></a>\
+             <p class=price>$1{n}9.00</p><p class=rating>4.{n} out of 5 stars from 2{n} \
+             reviews</p></li>"
+        )
+    };
+    let cards = |range: std::ops::RangeInclusive<usize>| range.map(card).collect::<String>();
+    let html = format!(
+        "<html><head><title>Running shoes</title></head><body><nav>{NAV}</nav><main>\
+         <div class=listing><a class=sr-only href=#results>Skip to search results</a>\
+         <h1>Running shoes</h1><p>Our running shoes are chosen by runners who test them on \
+         roads, trails and tracks, in rain and heat, for a season before we sell them, and we \
+         keep only the pairs that held up.</p><p>Find a road shoe for daily miles, a trail \
+         shoe for rough ground, or a racing flat for the day that counts, with free returns \
+         for a month.</p>\
+         <div id=results><ul class=grid>{}<li class=promo-tile><h2>Get fifty in value</h2>\
+         <p>Earn a reward of fifty dollars when you are approved for the store card and make a \
+         first purchase before the end of the month.</p></li>{}\
+         <h3 class=group-title>Trail runners for dry ground</h3>{}</ul></div></div></main>\
+         </body></html>",
+        cards(1..=4),
+        cards(5..=7),
+        cards(8..=10)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Our running shoes are chosen"), "{k:#?}");
+    for n in [1, 4, 5, 10] {
+        assert!(
+            has(&k, &format!("Trail runner number {n} for")),
+            "{n}: {k:#?}"
+        );
+    }
+    assert!(has(&k, "Trail runners for dry ground"), "{k:#?}");
+    assert!(!has(&k, "Earn a reward of fifty dollars"), "{k:#?}");
+    assert!(!has(&k, "Get fifty in value"), "{k:#?}");
+    let tile = page
+        .blocks
+        .iter()
+        .position(|b| b.text.starts_with("Earn a reward"))
+        .expect("the tile's text is a block");
+    assert!(
+        matches!(&x.labels[tile].reason, Reason::Page { why, .. } if why.contains("promotion")),
+        "{:?}",
+        x.labels[tile]
+    );
 }
