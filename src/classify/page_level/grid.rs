@@ -327,7 +327,7 @@ fn keep_except(
     drop_insertions: bool,
 ) -> Vec<Pick> {
     let dom = &page.dom;
-    let spans = item_spans(stats, grid);
+    let spans = item_spans(&page.dom, stats, grid);
     page.blocks
         .iter()
         .map(|block| {
@@ -518,7 +518,7 @@ pub(super) fn holds_any(
     labels: &[crate::classify::Label],
     test: impl Fn(&crate::classify::Label) -> bool,
 ) -> bool {
-    let spans = item_spans(stats, grid);
+    let spans = item_spans(&page.dom, stats, grid);
     page.blocks
         .iter()
         .zip(labels)
@@ -526,12 +526,26 @@ pub(super) fn holds_any(
 }
 
 /// The items' pre-order intervals, in document order (items are siblings: sorted, disjoint).
-fn item_spans(stats: &Stats, grid: &Grid) -> Vec<(u32, u32)> {
+/// A description list's item is a term and its description: an item that is a `<dd>` starts at
+/// the `<dt>`s just before it (a paper's identifier and links above its title and authors).
+fn item_spans(dom: &Dom, stats: &Stats, grid: &Grid) -> Vec<(u32, u32)> {
     grid.items
         .iter()
         .map(|&i| {
             let a = stats.get(i);
-            (a.pre, a.end)
+            let mut start = a.pre;
+            if dom.is_html(i, &html5ever::local_name!("dd")) {
+                let mut at = dom.prev_sibling(i);
+                while let Some(n) = at {
+                    if dom.is_html(n, &html5ever::local_name!("dt")) {
+                        start = stats.get(n).pre;
+                    } else if dom.is_element(n) {
+                        break;
+                    }
+                    at = dom.prev_sibling(n);
+                }
+            }
+            (start, a.end)
         })
         .collect()
 }

@@ -1873,3 +1873,52 @@ fn a_promotions_tile_among_a_grids_items_goes_and_a_group_heading_stays() {
         x.labels[tile]
     );
 }
+
+#[test]
+fn a_description_lists_terms_stay_with_their_descriptions() {
+    // A list of papers: each term is the paper's identifier and its links, each description its
+    // title, authors and subjects. When the descriptions are kept as a grid, their terms go
+    // with them.
+    let entries: String = (1..=6)
+        .map(|n| {
+            format!(
+                "<dt><a href=/abs/{n}>arXiv:2603.0549{n}</a> [<a href=/pdf/{n}>pdf</a>]</dt>\
+                 <dd><div>Title: Sparse attention number {n} in long contexts</div>\
+                 <div>Ana Rossi, Bo Chen</div></dd>"
+            )
+        })
+        .collect();
+    let html =
+        format!("<html><body><dl id=articles><div>Listing note</div>{entries}</dl></body></html>");
+    let page = page_from_html(&html, None);
+    let stats = Stats::compute(&page);
+    let dom = &page.dom;
+    let parent = dom.elements_by_name("dl").next().expect("the list");
+    let items: Vec<NodeId> = dom.elements_by_name("dd").collect();
+    let grid = grid::Grid {
+        parent,
+        items,
+        words: 60,
+    };
+    let picks = grid::keep(&page, &stats, &grid, "grid");
+    let pick_of = |text: &str| {
+        let index = page
+            .blocks
+            .iter()
+            .position(|b| b.text.starts_with(text))
+            .expect("a block");
+        &picks[index]
+    };
+    for n in [1, 6] {
+        assert!(
+            matches!(pick_of(&format!("arXiv:2603.0549{n}")), Pick::Keep(_)),
+            "{n}"
+        );
+        assert!(matches!(
+            pick_of(&format!("Title: Sparse attention number {n}")),
+            Pick::Keep(_)
+        ));
+    }
+    // What stands before the first paper's term is no paper's.
+    assert!(matches!(pick_of("Listing note"), Pick::Outside));
+}
