@@ -100,7 +100,10 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
 }
 
 /// The steps after the container is chosen and cleaned: the declared body, widening, grids,
-/// a discussion's replies, the main region, then [`refine`].
+/// a discussion's replies, the main region, then [`refine`]. When the page's declared body
+/// settles the article, only a discussion's replies and the quoted-repeat pass follow: the
+/// declared text is the article as its publisher wrote it, and the other steps would second-guess
+/// it.
 fn after_choice(
     page: &Page,
     stats: &Stats,

@@ -11,7 +11,7 @@ use super::select::NodeFacts;
 use super::stats::Stats;
 use super::widen::{is_furniture_element, names_comment};
 use super::{Pick, clean};
-use crate::dom::{Dom, Edge, NodeId, is_heading};
+use crate::dom::{Dom, Edge, NodeId};
 use crate::page::{BlockKind, Page};
 
 /// Fewest alike items that make a grid: three could be a page's columns.
@@ -277,64 +277,118 @@ pub(super) fn describe(dom: &Dom, grid: &Grid) -> String {
     format!("{first} in {}", super::select::describe(dom, grid.parent))
 }
 
-/// Which blocks a grid keeps: the items' text and images, less furniture lines and controls;
-/// and of the grid's own box, less what is set among the items ([`is_insertion`]).
+/// Which blocks a grid keeps: the items' text and images, less furniture lines and controls.
+/// What is set among the items in the grid's own box ([`set_among_items`]) is dropped, so that
+/// the container around the grid, when it is kept beside it, does not keep it either.
 pub(super) fn keep(page: &Page, stats: &Stats, grid: &Grid, why: &str) -> Vec<Pick> {
-    keep_except(page, stats, grid, why, &[], true)
+    keep_except(page, stats, grid, why, &[], SetAmong::Drops)
 }
 
 /// Which blocks a thread keeps: its posts' as [`keep`] picks them, less each post's part that
 /// holds no prose in any post (see [`posts_furniture`]). What stands between two posts (a
-/// quoted reply's box, a moderator's note) is not dropped as an insertion: a thread is read
-/// whole.
+/// moderator's note) is not dropped as set among them: a thread is read whole.
 pub(super) fn keep_thread(page: &Page, stats: &Stats, thread: &Grid, why: &str) -> Vec<Pick> {
     let furniture = posts_furniture(page, stats, thread);
-    keep_except(page, stats, thread, why, &furniture, false)
+    keep_except(page, stats, thread, why, &furniture, SetAmong::Leaves)
 }
 
 /// Why a block among a grid's items but in none of them goes.
-const INSERTION: &str = "grid: a box set among the items, not one of them (a promotion's tile)";
+const SET_AMONG: &str = "grid: a box set among the items, not one of them (a promotion's tile)";
 
-/// True when the block at `node` (pre-order `pre`), outside every item, sits in a box of the
-/// grid's own between its first item and its last: a shop puts a promotion's tile, a newsletter
-/// box or an advertisement into the run of its product cards, in another template than theirs.
-/// A heading there is the title of the items after it (a group of an index), and stays.
-fn is_insertion(dom: &Dom, grid: &Grid, spans: &[(u32, u32)], node: NodeId, pre: u32) -> bool {
-    let (Some(&(first, _)), Some(&(last, _))) = (spans.first(), spans.last()) else {
-        return false;
-    };
+/// Whether a grid drops the boxes set among its items ([`set_among_items`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SetAmong {
+    /// A grid of entries: a box of another template between two of them is a promotion's tile.
+    Drops,
+    /// A thread: what stands between two posts (a moderator's note) is read with the thread.
+    Leaves,
+}
+
+/// The box directly under the grid's parent that holds `node`, when `node` (pre-order `pre`)
+/// stands after the grid's first item and before its last; `None` elsewhere.
+fn box_among_items(
+    dom: &Dom,
+    grid: &Grid,
+    spans: &[(u32, u32)],
+    node: NodeId,
+    pre: u32,
+) -> Option<NodeId> {
+    let (&(first, _), &(last, _)) = (spans.first()?, spans.last()?);
     if pre <= first || pre >= last {
-        return false;
+        return None;
     }
     let mut at = node;
     while let Some(parent) = dom.parent(at) {
         if parent == grid.parent {
-            return !dom.local_name(at).is_some_and(is_heading);
+            return Some(at);
         }
         at = parent;
     }
-    false
+    None
+}
+
+/// True when `set` (a box directly under the grid's parent, between its first item and its last,
+/// in none of them) is set among the items: a shop puts a promotion's tile, a newsletter box or an
+/// advertisement into the run of its product cards, in another template than theirs. A box whose
+/// template has [`MIN_ITEMS`] alike siblings is a second run of items (`li.odd` between
+/// `li.even`), not an insertion; nor is a box of headings only (`<li class=group><h3>`), which
+/// titles the items after it, a group of an index.
+fn set_among_items(page: &Page, stats: &Stats, grid: &Grid, set: NodeId) -> bool {
+    let dom = &page.dom;
+    let a = stats.get(set);
+    let blocks = page
+        .blocks
+        .get(a.first_block as usize..a.end_block as usize)
+        .unwrap_or_default();
+    if blocks
+        .iter()
+        .all(|b| matches!(b.kind, BlockKind::Heading(_)))
+    {
+        return false;
+    }
+    let Some(own) = template(dom, set) else {
+        return false;
+    };
+    dom.children(grid.parent)
+        .filter(|&c| template(dom, c).as_ref() == Some(&own))
+        .take(MIN_ITEMS)
+        .count()
+        < MIN_ITEMS
 }
 
 /// [`keep`], dropping the blocks inside the sorted, disjoint pre-order `spans` of `furniture`;
-/// with `drop_insertions`, also the boxes set among the items ([`is_insertion`]).
+/// with [`SetAmong::Drops`], also the boxes set among the items ([`set_among_items`]).
 fn keep_except(
     page: &Page,
     stats: &Stats,
     grid: &Grid,
     why: &str,
     furniture: &[(u32, u32)],
-    drop_insertions: bool,
+    set_among: SetAmong,
 ) -> Vec<Pick> {
     let dom = &page.dom;
     let spans = item_spans(&page.dom, stats, grid);
+    // The blocks come in document order: the last box asked about answers for its next blocks.
+    let mut last_box: Option<(NodeId, bool)> = None;
     page.blocks
         .iter()
         .map(|block| {
             let pre = stats.get(block.node).pre;
             if !in_spans(&spans, pre) {
-                if drop_insertions && is_insertion(dom, grid, &spans, block.node, pre) {
-                    return Pick::Drop(INSERTION);
+                if set_among == SetAmong::Drops
+                    && let Some(set) = box_among_items(dom, grid, &spans, block.node, pre)
+                {
+                    let among = match last_box {
+                        Some((known, answer)) if known == set => answer,
+                        _ => {
+                            let answer = set_among_items(page, stats, grid, set);
+                            last_box = Some((set, answer));
+                            answer
+                        }
+                    };
+                    if among {
+                        return Pick::Drop(SET_AMONG);
+                    }
                 }
                 return Pick::Outside;
             }

@@ -1788,10 +1788,11 @@ fn a_manual_section_on_cookies_stays_a_comment_section_named_so_goes() {
 }
 
 #[test]
-fn a_container_chosen_elsewhere_gets_the_later_steps_too() {
+fn a_container_chosen_elsewhere_gets_the_refining_steps_too() {
     // The site's pages agree on `#side`, not the longer `#story` this page alone would choose.
-    // Inside it, the steps after the choice still run: the figure's caption goes as it would
-    // in a container the page chose itself.
+    // Inside it, the steps that refine a region still run: the figure's caption goes as it would
+    // in a container the page chose itself. (That widening does not run there, the site's own
+    // test `a_template_box_with_more_prose_than_a_short_article_goes` shows.)
     let html = format!(
         "<html><body>{NAV}<div id=story><h1>Bridge opens</h1>{}</div>\
          <div id=side>{}<figure><img src=/photo.jpg alt=Bridge>\
@@ -1820,37 +1821,47 @@ fn a_container_chosen_elsewhere_gets_the_later_steps_too() {
     assert!(!has(&k, "The new bridge at dawn"), "{k:?}");
 }
 
-#[test]
-fn a_promotions_tile_among_a_grids_items_goes_and_a_group_heading_stays() {
-    // The shop's introduction and its grid share one box, so the container keeps the grid's box
-    // whole; the introduction links into the grid, which is then kept as the page's content.
-    // Among the cards stand a promotion's tile and a heading that opens a group of cards.
-    let card = |n: usize| {
-        format!(
-            "<li class=card><a href=/p/{n}><h3>Trail runner number {n} for wet ground</h3></a>\
-             <p class=price>$1{n}9.00</p><p class=rating>4.{n} out of 5 stars from 2{n} \
-             reviews</p></li>"
-        )
-    };
-    let cards = |range: std::ops::RangeInclusive<usize>| range.map(card).collect::<String>();
-    let html = format!(
+/// A shop's listing whose introduction and grid share one box, so that the container keeps the
+/// grid's box whole; the introduction links into the grid, which is then kept as the page's
+/// content. `grid` is the grid's children; `card(n, class)` makes a card.
+fn listing_with_grid(grid: &str) -> String {
+    format!(
         "<html><head><title>Running shoes</title></head><body><nav>{NAV}</nav><main>\
          <div class=listing><a class=sr-only href=#results>Skip to search results</a>\
          <h1>Running shoes</h1><p>Our running shoes are chosen by runners who test them on \
          roads, trails and tracks, in rain and heat, for a season before we sell them, and we \
          keep only the pairs that held up.</p><p>Find a road shoe for daily miles, a trail \
          shoe for rough ground, or a racing flat for the day that counts, with free returns \
-         for a month.</p>\
-         <div id=results><ul class=grid>{}<li class=promo-tile><h2>Get fifty in value</h2>\
-         <p>Earn a reward of fifty dollars when you are approved for the store card and make a \
-         first purchase before the end of the month.</p></li>{}\
-         <h3 class=group-title>Trail runners for dry ground</h3>{}</ul></div></div></main>\
-         </body></html>",
+         for a month.</p><div id=results><ul class=grid>{grid}</ul></div></div></main>\
+         </body></html>"
+    )
+}
+
+fn shoe_card(n: usize, class: &str) -> String {
+    format!(
+        "<li class={class}><a href=/p/{n}><h3>Trail runner number {n} for wet ground and deep \
+         mud on long days</h3></a>\
+         <p class=price>$1{n}9.00</p><p class=rating>4.{n} out of 5 stars from 2{n} \
+         reviews</p></li>"
+    )
+}
+
+#[test]
+fn a_promotions_tile_among_a_grids_items_goes_and_a_group_heading_stays() {
+    let cards = |range: std::ops::RangeInclusive<usize>| {
+        range.map(|n| shoe_card(n, "card")).collect::<String>()
+    };
+    let grid = format!(
+        "<li class=note><p>Prices include tax.</p></li>\
+         {}<li class=promo-tile><h2>Get fifty in value</h2><p>Earn a reward of fifty dollars \
+         when you are approved for the store card and make a first purchase before the end of \
+         the month.</p></li>{}<li class=group-title><h3>Trail runners for dry ground</h3></li>\
+         {}<li class=note><p>Ten shoes shown.</p></li>",
         cards(1..=4),
         cards(5..=7),
         cards(8..=10)
     );
-    let (page, x) = run(&html);
+    let (page, x) = run(&listing_with_grid(&grid));
     let k = kept(&page, &x);
     assert!(has(&k, "Our running shoes are chosen"), "{k:#?}");
     for n in [1, 4, 5, 10] {
@@ -1859,7 +1870,11 @@ fn a_promotions_tile_among_a_grids_items_goes_and_a_group_heading_stays() {
             "{n}: {k:#?}"
         );
     }
+    // A box of headings alone titles the cards after it; what stands before the first card or
+    // after the last is no tile set among them.
     assert!(has(&k, "Trail runners for dry ground"), "{k:#?}");
+    assert!(has(&k, "Prices include tax."), "{k:#?}");
+    assert!(has(&k, "Ten shoes shown."), "{k:#?}");
     assert!(!has(&k, "Earn a reward of fifty dollars"), "{k:#?}");
     assert!(!has(&k, "Get fifty in value"), "{k:#?}");
     let tile = page
@@ -1872,6 +1887,34 @@ fn a_promotions_tile_among_a_grids_items_goes_and_a_group_heading_stays() {
         "{:?}",
         x.labels[tile]
     );
+}
+
+#[test]
+fn a_second_run_of_alike_items_is_no_tile_set_among_the_first() {
+    // Every third card is on sale, in a class of its own (`card-sale`): the others are the
+    // grid, and the sale cards between them are items too, not promotions.
+    let grid: String = (1..=16)
+        .map(|n| shoe_card(n, if n % 3 == 0 { "card-sale" } else { "card" }))
+        .collect();
+    let (page, x) = run(&listing_with_grid(&grid));
+    let k = kept(&page, &x);
+    assert!(
+        x.labels
+            .iter()
+            .any(|l| matches!(&l.reason, Reason::Page { why, .. } if why.starts_with("grid:"))),
+        "the grid is kept: {k:#?}"
+    );
+    // The sale cards keep what the container kept of them (their prices and ratings; their
+    // linked titles, outside the grid, it removed): nothing of them goes as a promotion.
+    for n in 1..=16 {
+        assert!(has(&k, &format!("4.{n} out of 5 stars")), "{n}: {k:#?}");
+        if n % 3 != 0 {
+            assert!(
+                has(&k, &format!("Trail runner number {n} for")),
+                "{n}: {k:#?}"
+            );
+        }
+    }
 }
 
 #[test]
