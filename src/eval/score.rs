@@ -33,7 +33,8 @@
 //! 6. Digits are kept: "2008" is a token; "3.5" is `3`, `5`.
 //!
 //! Known limits: scripts other than CJK that are written without spaces (Thai, Lao, Khmer, Burmese)
-//! give one token per space-delimited run; no Unicode normalisation (NFC/NFKC) is applied.
+//! give one token per space-delimited run (a zero-width space between their words joins them, as
+//! it does in pith's blocks); no Unicode normalisation (NFC/NFKC) is applied.
 
 use serde::{Deserialize, Serialize};
 
@@ -174,8 +175,8 @@ fn for_each_token(text: &str, mut emit: impl FnMut(&str)) {
                 word.push(c);
                 continue;
             }
-            if (is_apostrophe(c) || is_invisible_joiner(c))
-                && rest.chars().next().is_some_and(is_word_char)
+            if (is_apostrophe(c) || is_invisible_break_mark(c))
+                && next_visible(rest).is_some_and(is_word_char)
             {
                 continue;
             }
@@ -200,12 +201,19 @@ fn is_apostrophe(c: char) -> bool {
     )
 }
 
-/// Invisible characters that mark where a word may break without breaking it: the soft hyphen
-/// (a hyphenation script inserts one between every syllable, and a gold text copied from the
-/// rendered page keeps them), the zero-width space, the word joiner and the byte-order mark used
-/// as one. A reader sees one word.
-fn is_invisible_joiner(c: char) -> bool {
+/// Invisible characters that mark where a word may (or may not) break without breaking it: the
+/// soft hyphen (a hyphenation script inserts one between every syllable, and a gold text copied
+/// from the rendered page keeps them), the zero-width space, the word joiner and the byte-order
+/// mark used as one. A reader sees one word; pith's blocks drop the soft hyphen, the zero-width
+/// space and U+FEFF, so the two sides must read the same word.
+fn is_invisible_break_mark(c: char) -> bool {
     matches!(c, '\u{00AD}' | '\u{200B}' | '\u{2060}' | '\u{FEFF}')
+}
+
+/// The first character of `rest` that is not an invisible break mark: a run of them
+/// (`a\u{AD}\u{AD}b`), or one after an apostrophe, is one mark.
+fn next_visible(rest: &str) -> Option<char> {
+    rest.chars().find(|&c| !is_invisible_break_mark(c))
 }
 
 /// Characters that stand for a curly apostrophe lost in an encoding conversion.
@@ -353,6 +361,13 @@ mod tests {
             tokenize("home/\u{200B}household \u{AD}x\u{AD}"),
             ["home", "household", "x"]
         );
+        // A run of marks is one, and a mark after an apostrophe changes nothing; CJK characters
+        // stay tokens of their own.
+        assert_eq!(
+            tokenize("a\u{AD}\u{AD}b a\u{200B}\u{AD}b I'\u{AD}ve"),
+            ["ab", "ab", "ive"]
+        );
+        assert_eq!(tokenize("a\u{200B}中"), ["a", "中"]);
         let s = score(
             "home repair assistance",
             "Home Re\u{AD}pair Assis\u{AD}tance",
