@@ -7,6 +7,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use html5ever::local_name;
+
 use super::select::NodeFacts;
 use super::stats::Stats;
 use super::widen::{is_furniture_element, names_comment};
@@ -317,14 +319,9 @@ fn box_among_items(
     if pre <= first || pre >= last {
         return None;
     }
-    let mut at = node;
-    while let Some(parent) = dom.parent(at) {
-        if parent == grid.parent {
-            return Some(at);
-        }
-        at = parent;
-    }
-    None
+    std::iter::once(node)
+        .chain(dom.ancestors(node))
+        .find(|&n| dom.parent(n) == Some(grid.parent))
 }
 
 /// True when `set` (a box directly under the grid's parent, between its first item and its last,
@@ -367,7 +364,7 @@ fn keep_except(
     set_among: SetAmong,
 ) -> Vec<Pick> {
     let dom = &page.dom;
-    let spans = item_spans(&page.dom, stats, grid);
+    let spans = item_spans(dom, stats, grid);
     // The blocks come in document order: the last box asked about answers for its next blocks.
     let mut last_box: Option<(NodeId, bool)> = None;
     page.blocks
@@ -587,19 +584,16 @@ fn item_spans(dom: &Dom, stats: &Stats, grid: &Grid) -> Vec<(u32, u32)> {
         .iter()
         .map(|&i| {
             let a = stats.get(i);
-            let mut start = a.pre;
-            if dom.is_html(i, &html5ever::local_name!("dd")) {
-                let mut at = dom.prev_sibling(i);
-                while let Some(n) = at {
-                    if dom.is_html(n, &html5ever::local_name!("dt")) {
-                        start = stats.get(n).pre;
-                    } else if dom.is_element(n) {
-                        break;
-                    }
-                    at = dom.prev_sibling(n);
-                }
-            }
-            (start, a.end)
+            let first_term = dom
+                .is_html(i, &local_name!("dd"))
+                .then(|| {
+                    std::iter::successors(dom.prev_sibling(i), |&n| dom.prev_sibling(n))
+                        .filter(|&n| dom.is_element(n))
+                        .take_while(|&n| dom.is_html(n, &local_name!("dt")))
+                        .last()
+                })
+                .flatten();
+            (first_term.map_or(a.pre, |t| stats.get(t).pre), a.end)
         })
         .collect()
 }
