@@ -37,6 +37,15 @@ impl Hint {
     pub fn names_negative(&self) -> bool {
         self.negative.is_some() && !self.structural
     }
+
+    /// True when the element names itself after what stands around an article (see
+    /// [`AROUND_WORDS`]): a share bar, a related-stories box, a modal.
+    pub fn names_surroundings(&self) -> bool {
+        self.names_negative()
+            && self
+                .negative
+                .is_some_and(|word| AROUND_WORDS.contains(&word))
+    }
 }
 
 /// Words in `class`/`id` that mark article text. Matched inside tokens (`storytext`, `postbody`).
@@ -98,6 +107,47 @@ const NEGATIVE_STEMS: &[&str] = &[
     // place, and never the page's text.
     "disclaimer",
     "disclosure",
+];
+
+/// Negative words that name what stands around an article in any template (sharing buttons,
+/// related stories, navigation, modals, footers, sidebars, sponsors, a poster's signature,
+/// pagination), never a part of the text itself. Words that also name a page's own parts
+/// (`widget`, `carousel`, `gallery`, `menu`, `promo`, `disclosure`, `print`, `bio`) are not
+/// among them, nor are comments (a thread's posts are its text).
+const AROUND_WORDS: &[&str] = &[
+    "sidebar",
+    "related",
+    "share",
+    "sharing",
+    "social",
+    "footer",
+    "breadcrumb",
+    "newsletter",
+    "subscribe",
+    "subscription",
+    "popup",
+    "modal",
+    "sponsor",
+    "outbrain",
+    "taboola",
+    "recommend",
+    "toolbar",
+    "pagination",
+    "pager",
+    "signup",
+    "navbar",
+    "navigation",
+    "advert",
+    "adsense",
+    "trending",
+    "mostread",
+    "popular",
+    "signature",
+    "userinfo",
+    "postprofile",
+    "ad",
+    "ads",
+    "nav",
 ];
 
 /// Negative words that name a consent manager's box (cookie notices, GDPR bars): text about the

@@ -69,7 +69,7 @@ pub(super) fn if_starved(
         let pre = stats.get(block.node).pre;
         pre >= agg.pre && pre < agg.end
     };
-    let mut set_apart = SetApart::new(&page.dom, region);
+    let mut set_apart = SetApart::new(&page.dom, stats, region);
     let mut own_words = 0;
     let mut link_words = 0;
     let mut kept_outside = 0;
@@ -183,19 +183,23 @@ fn marked_main(dom: &Dom, stats: &Stats) -> Option<NodeId> {
         .max_by_key(|&n| stats.get(n).words)
 }
 
-/// What inside the region is set apart from its text: furniture, and boxes that name themselves
-/// comments. Answers are cached per node (each node's ancestors are looked at once).
+/// What inside the region is set apart from its text: furniture, boxes that name themselves
+/// comments, and boxes named for what stands around an article (a share bar, related stories).
+/// Answers are cached per node (each node's ancestors are looked at once).
 struct SetApart<'d> {
     dom: &'d Dom,
+    stats: &'d Stats,
     region: NodeId,
-    /// Per node ([`ancestor_mark`]): 0 not yet known, 1 clear, 2 furniture, 3 a comment.
+    /// Per node ([`ancestor_mark`]): 0 not yet known, 1 clear, 2 furniture, 3 a comment, 4 named
+    /// for what stands around an article.
     cache: Vec<u8>,
 }
 
 impl<'d> SetApart<'d> {
-    fn new(dom: &'d Dom, region: NodeId) -> Self {
+    fn new(dom: &'d Dom, stats: &'d Stats, region: NodeId) -> Self {
         SetApart {
             dom,
+            stats,
             region,
             cache: vec![0; dom.len()],
         }
@@ -209,6 +213,8 @@ impl<'d> SetApart<'d> {
                 2
             } else if names_comment(facts, n) {
                 3
+            } else if super::widen::names_surroundings(self.stats, facts, n) {
+                4
             } else {
                 1
             }
@@ -216,6 +222,7 @@ impl<'d> SetApart<'d> {
         match mark {
             2 => Some("main region: navigation or page furniture inside it"),
             3 => Some("main region: a comment inside it"),
+            4 => Some("main region: a box named for what stands around an article"),
             _ => None,
         }
     }
@@ -230,7 +237,8 @@ mod tests {
     use crate::page::page_from_html;
 
     /// A section front: a short introduction, then stories each with a linked title, a summary
-    /// and a byline, all inside `<main>`; navigation outside it; a comment box and an advertisement inside.
+    /// and a byline, all inside `<main>`; navigation outside it; a comment box, an advertisement
+    /// and a share box inside.
     fn section_front(stories: usize) -> String {
         let items: String = (0..stories)
             .map(|n| {
@@ -248,7 +256,8 @@ mod tests {
              river, the hills and the sky above the valley.</p></div>{items}\
              <div class=comments><p>A reader wrote that the survey missed the northern bank \
              entirely, and that the mill's owners were never asked about their drains.</p></div>\
-             <p>Advertisement</p></main><footer><p>Copyright the Valley Times, all \
+             <p>Advertisement</p><div class=share-tools><p>Share this page with a friend who \
+             cares about the river as much as you do.</p></div></main><footer><p>Copyright the Valley Times, all \
              rights reserved, every year since the paper was founded.</p></footer></body></html>"
         )
     }
@@ -326,9 +335,15 @@ mod tests {
             );
         }
         assert!(kept.iter().any(|k| k.starts_with("Our science desk")));
-        // Navigation and the footer are outside the region; the comment and the advertisement
-        // are set apart inside it.
-        for gone in ["Home", "Copyright", "A reader wrote", "Advertisement"] {
+        // Navigation and the footer are outside the region; the comment, the advertisement and
+        // the share box are set apart inside it.
+        for gone in [
+            "Home",
+            "Copyright",
+            "A reader wrote",
+            "Advertisement",
+            "Share this page",
+        ] {
             assert!(
                 !kept.iter().any(|k| k.contains(gone)),
                 "{gone} kept: {kept:?}"

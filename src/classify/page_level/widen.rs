@@ -233,7 +233,8 @@ pub(super) fn keep(
         super::select::describe(dom, widening.region),
         widening.inside
     );
-    let mut furniture_cache: Vec<u8> = vec![0; dom.len()];
+    // Per node (see [`ancestor_mark`]): 2 furniture, 3 named for what surrounds an article.
+    let mut set_apart: Vec<u8> = vec![0; dom.len()];
     page.blocks
         .iter()
         .enumerate()
@@ -242,8 +243,18 @@ pub(super) fn keep(
             if pre < region.pre || pre >= region.end {
                 return Pick::Outside;
             }
-            if in_furniture(dom, &mut furniture_cache, block.node, widening.region) {
-                return Pick::Drop("widened: navigation or page furniture inside the region");
+            match ancestor_mark(dom, &mut set_apart, block.node, widening.region, |n| {
+                if is_furniture_element(dom, n) {
+                    2
+                } else if names_surroundings(stats, facts, n) {
+                    3
+                } else {
+                    1
+                }
+            }) {
+                2 => return Pick::Drop("widened: navigation or page furniture inside the region"),
+                3 => return Pick::Drop("widened: a box named for what stands around an article"),
+                _ => {}
             }
             if first.get(index).is_some_and(super::in_comment_section) {
                 return Pick::Drop(super::COMMENTS);
@@ -375,6 +386,14 @@ pub(super) fn heads_a_summary(page: &Page, stats: &Stats, index: usize, end: u32
     next.is_some_and(|next| {
         next.words >= SUMMARY_WORDS && next.link_density() < 0.5 && stats.get(next.node).pre < end
     })
+}
+
+/// True when element `id` names itself after what stands around an article (a share bar, a
+/// related-stories box, a modal) and is not mostly a quotation: an embedded post that the
+/// article quotes may call itself `social-embed`.
+pub(super) fn names_surroundings(stats: &Stats, facts: &mut NodeFacts<'_>, id: NodeId) -> bool {
+    let a = stats.get(id);
+    facts.hint(id).names_surroundings() && a.quote_words * 2 <= a.words
 }
 
 /// True when `id` sits inside a furniture element below `region` (`cache`: see
@@ -518,6 +537,37 @@ mod tests {
             );
         }
         assert!(!kept.iter().any(|t| t.contains("Remark")), "{kept:#?}");
+    }
+
+    #[test]
+    fn boxes_named_for_what_surrounds_an_article_are_not_kept_with_the_region() {
+        let html = answers_page().replace(
+            "</div></body>",
+            "<div class=share-bar><p>Share this answer with your friends on every network you \
+             use, and tell them where you found it.</p></div>\
+             <div class=related-questions><p>Related: how long should a brisket rest before \
+             it is sliced for a crowd of forty guests?</p></div>\
+             <div class=widget><p>Widget text: the answerer's own timeline of the dinner, hour \
+             by hour, from shopping to washing up.</p></div>\
+             <div class=social-embed><blockquote><p>Quoted post: we fed sixty people from \
+             one oven by cooking everything the day before.</p></blockquote></div>\
+             </div></body>",
+        );
+        let kept = kept_in_answers(&html);
+        assert!(kept.iter().any(|t| t.starts_with("Answer 3, paragraph 3")));
+        for gone in ["Share this answer", "Related: how long"] {
+            assert!(
+                !kept.iter().any(|t| t.starts_with(gone)),
+                "{gone}: {kept:#?}"
+            );
+        }
+        // A word that also names a page's own parts, and a quotation in a social embed, stay.
+        for stays in ["Widget text", "Quoted post"] {
+            assert!(
+                kept.iter().any(|t| t.starts_with(stays)),
+                "{stays}: {kept:#?}"
+            );
+        }
     }
 
     #[test]
