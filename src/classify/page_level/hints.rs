@@ -287,14 +287,71 @@ fn attr_words(value: &str) -> (bool, Option<&'static str>) {
     (positive, negative)
 }
 
+/// Negative words that a page builder also gives every module it lays out (Elementor's
+/// `elementor-widget`, HubSpot's `hs_cos_wrapper_widget`, Amazon's `celwidget`): on a page
+/// whose template names most of its boxes so, the word says nothing about any one of them.
+const MODULE_WORDS: &[&str] = &["widget"];
+
+/// Elements of one page a module word must name (in `class`) to be the template's name for
+/// every box rather than the mark of a few boxes beside the article: a classic sidebar holds a
+/// handful of widgets, a page builder's page forty and more.
+const MODULE_WORD_ELEMENTS: u32 = 40;
+
+/// True when `haystack` holds `needle` (lower-case ASCII) in any ASCII case.
+fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
 /// [`attr_words`] of the `class` and `id` values of one page, each distinct value worked out
 /// once: a page repeats the same few class names on hundreds of elements.
 #[derive(Debug, Default)]
 pub(super) struct AttrWords<'a> {
     seen: rustc_hash::FxHashMap<&'a str, (bool, Option<&'static str>)>,
+    /// The [`MODULE_WORDS`] this page's template gives every box (see
+    /// [`MODULE_WORD_ELEMENTS`]), once a hint first meets one of them.
+    template_words: Option<Vec<&'static str>>,
 }
 
 impl<'a> AttrWords<'a> {
+    /// True when `word` is one of the [`MODULE_WORDS`] that the template of the page of `dom`
+    /// gives every box: no evidence about any one of them. The elements whose `class` names it
+    /// are counted the first time a hint meets such a word (most pages never do).
+    fn names_every_module(&mut self, dom: &'a Dom, word: &str) -> bool {
+        if !MODULE_WORDS.contains(&word) {
+            return false;
+        }
+        if self.template_words.is_none() {
+            let mut counts = [0u32; MODULE_WORDS.len()];
+            // Every node of the arena in turn, and a plain substring search before the cached
+            // class words: most classes hold no module word, and the page is read whole.
+            for id in 0..dom.len() as NodeId {
+                if let Some(class) = dom.attr(id, "class")
+                    && MODULE_WORDS
+                        .iter()
+                        .any(|word| contains_ignoring_case(class, word))
+                    && let (_, Some(named)) = self.get(class)
+                    && let Some(i) = MODULE_WORDS.iter().position(|&m| m == named)
+                {
+                    counts[i] += 1;
+                }
+            }
+            self.template_words = Some(
+                MODULE_WORDS
+                    .iter()
+                    .zip(counts)
+                    .filter(|&(_, count)| count >= MODULE_WORD_ELEMENTS)
+                    .map(|(&word, _)| word)
+                    .collect(),
+            );
+        }
+        self.template_words
+            .as_ref()
+            .is_some_and(|words| words.contains(&word))
+    }
+
     fn get(&mut self, value: &'a str) -> (bool, Option<&'static str>) {
         *self.seen.entry(value).or_insert_with(|| attr_words(value))
     }
@@ -325,6 +382,9 @@ pub(super) fn hint<'a>(dom: &'a Dom, id: NodeId, words: &mut AttrWords<'a>) -> H
                 if positive {
                     out.weight += ATTR_WEIGHT;
                     out.positive = true;
+                }
+                if negative.is_some_and(|word| words.names_every_module(dom, word)) {
+                    negative = None;
                 }
                 if let Some(word) = negative {
                     out.weight -= ATTR_WEIGHT;

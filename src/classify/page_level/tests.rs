@@ -1953,3 +1953,62 @@ fn a_description_lists_terms_stay_with_their_descriptions() {
     // What stands before the first paper's term is no paper's.
     assert!(matches!(pick_of("Listing note"), Pick::Outside));
 }
+
+/// A page builder's page: every heading and paragraph sits in its own module, each a
+/// `widget` (as Elementor names them), `modules` paragraphs in all; a promotion box named a
+/// widget too sits among them.
+fn page_builder_page(modules: usize) -> String {
+    let body: String = (0..modules)
+        .map(|n| {
+            format!(
+                "<div class='elementor-element elementor-widget elementor-widget-text-editor'>\
+                 <div class=elementor-widget-container>{}</div></div>",
+                prose(n)
+            )
+        })
+        .collect();
+    format!(
+        "<html><body><nav>{NAV}</nav><div class=elementor-section><div class=elementor-column>\
+         <div class='elementor-widget elementor-widget-heading'><div \
+         class=elementor-widget-container><h1>Saving money in your twenties</h1></div></div>\
+         {body}</div></div><footer><p>Copyright the publisher, every year since it was \
+         founded.</p></footer></body></html>"
+    )
+}
+
+#[test]
+fn a_word_the_template_gives_every_module_says_nothing() {
+    // Forty modules and more named widgets: the word is the builder's name for any box, and
+    // the article's paragraphs, each in one, are the article the container holds (not text
+    // that widening had to bring back after the container lost it all).
+    let (page, x) = run(&page_builder_page(24));
+    let k = kept(&page, &x);
+    for n in [0, 12, 23] {
+        assert!(has(&k, &format!("Paragraph {n} of")), "{n}: {k:#?}");
+        let why = reason_of(&page, &x, &format!("Paragraph {n} of")).unwrap_or_default();
+        assert!(why.starts_with("pith-page: in main container"), "{why}");
+    }
+    // A handful of widgets beside the article are what the word says: boxes around it.
+    let widgets: String = (0..5)
+        .map(|n| {
+            format!(
+                "<div class=widget><p>Widget box {n}: our partners offer loans at rates you \
+                 will like, apply today and get an answer within the hour.</p></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><div class=content><h1>Saving money</h1>{}{widgets}{}</div>\
+         </body></html>",
+        paragraphs(0..4),
+        paragraphs(4..8)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 7 of"), "{k:#?}");
+    assert!(!has(&k, "Widget box"), "{k:#?}");
+    assert_eq!(
+        reason_of(&page, &x, "Widget box").as_deref(),
+        Some("pith-page: removed: class 'widget'")
+    );
+}
