@@ -291,7 +291,7 @@ fn removal_reason(
     let hint = facts.hint(id);
     // A box that is mostly a quotation is an embedded post the article quotes, whatever the
     // embedding widget calls itself (`social-media-embed`).
-    let quotation = a.quote_words * 2 > a.words;
+    let quotation = super::stats::is_quotation(&a);
     if hint.names_negative()
         && !quotation
         && let Some(word) = hint.negative

@@ -4,7 +4,7 @@
 
 use html5ever::local_name;
 
-use crate::dom::{Dom, NodeId, for_each_name_token, is_heading};
+use crate::dom::{Dom, NodeId, for_each_name_token, is_heading, name_holds};
 
 /// The weight one attribute (`class` or `id`) adds when it says "article text" or takes away when
 /// it says "not article text"; the same scale as the paragraph scores it competes with.
@@ -111,9 +111,16 @@ const NEGATIVE_STEMS: &[&str] = &[
 
 /// Negative words that name what stands around an article in any template (sharing buttons,
 /// related stories, navigation, modals, footers, sidebars, sponsors, a poster's signature,
-/// pagination), never a part of the text itself. Words that also name a page's own parts
-/// (`widget`, `carousel`, `gallery`, `menu`, `promo`, `disclosure`, `print`, `bio`) are not
-/// among them, nor are comments (a thread's posts are its text).
+/// pagination), never a part of the text itself: inside a region kept recall first, a box so
+/// named is set apart. The other negative words are not among them, each for a reason:
+/// - they also name a page's own parts: `widget`, `carousel`, `slideshow`, `gallery`, `menu` (a
+///   restaurant's), `promo`, `banner` (a page's hero), `masthead`, `byline`, `bio`, `print`,
+///   `meta`, `tags`, `extra`;
+/// - legal fine print (`disclaimer`, `disclosure`) is in some golds of a product's page;
+/// - comments (`comment`, `disqus`, `shoutbox`): a thread's posts are its text, and comment
+///   sections are set apart by their own test;
+/// - a consent manager's words make its box furniture already; `cookie` is also a recipe;
+/// - `skyscraper` (an ad slot) holds no text a region would keep.
 const AROUND_WORDS: &[&str] = &[
     "sidebar",
     "related",
@@ -265,18 +272,22 @@ fn first_stem_in(
 }
 
 /// What one attribute value says: (positive word found, negative word found).
-fn attr_words(value: &str) -> (bool, Option<&'static str>) {
+/// Negative words in `skip` are passed over: the next one the value holds counts instead
+/// (`elementor-widget-share-buttons` is a share bar on a page whose every box is a widget).
+fn attr_words(value: &str, skip: &[&'static str]) -> (bool, Option<&'static str>) {
     let mut positive = false;
     let mut negative = None;
     for_each_name_token(value, |t| {
         let have = letters(t);
         if negative.is_none() {
-            negative = first_stem_in(t, have, NEGATIVE_STEMS, &NEGATIVE_MASKS).or_else(|| {
-                NEGATIVE_TOKENS
-                    .iter()
-                    .find(|s| t == **s || (**s == "nav" && t.starts_with("nav")))
-                    .copied()
-            });
+            negative = first_stem_in(t, have, NEGATIVE_STEMS, &NEGATIVE_MASKS)
+                .or_else(|| {
+                    NEGATIVE_TOKENS
+                        .iter()
+                        .find(|s| t == **s || (**s == "nav" && t.starts_with("nav")))
+                        .copied()
+                })
+                .filter(|word| !skip.contains(word));
         }
         if !positive {
             // `tbody`-like tokens are no evidence; `body` is when it stands for the article's.
@@ -289,50 +300,84 @@ fn attr_words(value: &str) -> (bool, Option<&'static str>) {
 
 /// Negative words that a page builder also gives every module it lays out (Elementor's
 /// `elementor-widget`, HubSpot's `hs_cos_wrapper_widget`, Amazon's `celwidget`): on a page
-/// whose template names most of its boxes so, the word says nothing about any one of them.
+/// whose template names its boxes so by the dozen, the word says nothing about any one of them.
 const MODULE_WORDS: &[&str] = &["widget"];
 
-/// Elements of one page a module word must name (in `class`) to be the template's name for
-/// every box rather than the mark of a few boxes beside the article: a classic sidebar holds a
-/// handful of widgets, a page builder's page forty and more.
+/// Elements of one page whose `class` a module word must name to be the template's name for
+/// every box rather than the mark of a few boxes beside the article. Nested elements count
+/// each (a builder's module and its inner container are two; so are a sidebar widget and its
+/// title): a classic sidebar's widgets stay well under it, a page builder's page holds forty
+/// and more (its columns, modules and their containers).
 const MODULE_WORD_ELEMENTS: u32 = 40;
-
-/// True when `haystack` holds `needle` (lower-case ASCII) in any ASCII case.
-fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
-    haystack
-        .as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-}
 
 /// [`attr_words`] of the `class` and `id` values of one page, each distinct value worked out
 /// once: a page repeats the same few class names on hundreds of elements.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct AttrWords<'a> {
+    /// The page's DOM, whose classes [`AttrWords::names_every_module`] counts.
+    dom: &'a Dom,
     seen: rustc_hash::FxHashMap<&'a str, (bool, Option<&'static str>)>,
+    /// [`attr_words`] of the values whose first negative word is one of `template_words`, with
+    /// those passed over.
+    beyond: rustc_hash::FxHashMap<&'a str, (bool, Option<&'static str>)>,
     /// The [`MODULE_WORDS`] this page's template gives every box (see
     /// [`MODULE_WORD_ELEMENTS`]), once a hint first meets one of them.
     template_words: Option<Vec<&'static str>>,
 }
 
 impl<'a> AttrWords<'a> {
-    /// True when `word` is one of the [`MODULE_WORDS`] that the template of the page of `dom`
-    /// gives every box: no evidence about any one of them. The elements whose `class` names it
-    /// are counted the first time a hint meets such a word (most pages never do).
-    fn names_every_module(&mut self, dom: &'a Dom, word: &str) -> bool {
+    /// An empty cache for the page of `dom`.
+    pub fn new(dom: &'a Dom) -> AttrWords<'a> {
+        AttrWords {
+            dom,
+            seen: Default::default(),
+            beyond: Default::default(),
+            template_words: None,
+        }
+    }
+
+    /// [`attr_words`] of `value`, passing over the module words this page's template gives
+    /// every box (see [`AttrWords::names_every_module`]).
+    fn get(&mut self, value: &'a str) -> (bool, Option<&'static str>) {
+        let found = self.cached(value);
+        match found.1 {
+            Some(word) if self.names_every_module(word) => {
+                let skip = self.template_words.as_deref().unwrap_or(&[]);
+                *self
+                    .beyond
+                    .entry(value)
+                    .or_insert_with(|| attr_words(value, skip))
+            }
+            _ => found,
+        }
+    }
+
+    /// [`attr_words`] of `value` with nothing passed over, worked out once per value.
+    fn cached(&mut self, value: &'a str) -> (bool, Option<&'static str>) {
+        *self
+            .seen
+            .entry(value)
+            .or_insert_with(|| attr_words(value, &[]))
+    }
+
+    /// True when `word` is one of the [`MODULE_WORDS`] that the template of this page gives
+    /// every box: no evidence about any one of them. The elements whose `class` names it are
+    /// counted the first time a hint meets such a word (most pages never do), with a plain
+    /// substring test before the cached class words.
+    fn names_every_module(&mut self, word: &str) -> bool {
         if !MODULE_WORDS.contains(&word) {
             return false;
         }
         if self.template_words.is_none() {
+            let dom = self.dom;
             let mut counts = [0u32; MODULE_WORDS.len()];
-            // Every node of the arena in turn, and a plain substring search before the cached
-            // class words: most classes hold no module word, and the page is read whole.
+            // Every node of the arena in turn: the page is read whole, in no particular order.
             for id in 0..dom.len() as NodeId {
                 if let Some(class) = dom.attr(id, "class")
                     && MODULE_WORDS
                         .iter()
-                        .any(|word| contains_ignoring_case(class, word))
-                    && let (_, Some(named)) = self.get(class)
+                        .any(|word| name_holds(class, word.as_bytes()))
+                    && let (_, Some(named)) = self.cached(class)
                     && let Some(i) = MODULE_WORDS.iter().position(|&m| m == named)
                 {
                     counts[i] += 1;
@@ -350,10 +395,6 @@ impl<'a> AttrWords<'a> {
         self.template_words
             .as_ref()
             .is_some_and(|words| words.contains(&word))
-    }
-
-    fn get(&mut self, value: &'a str) -> (bool, Option<&'static str>) {
-        *self.seen.entry(value).or_insert_with(|| attr_words(value))
     }
 }
 
@@ -382,9 +423,6 @@ pub(super) fn hint<'a>(dom: &'a Dom, id: NodeId, words: &mut AttrWords<'a>) -> H
                 if positive {
                     out.weight += ATTR_WEIGHT;
                     out.positive = true;
-                }
-                if negative.is_some_and(|word| words.names_every_module(dom, word)) {
-                    negative = None;
                 }
                 if let Some(word) = negative {
                     out.weight -= ATTR_WEIGHT;
@@ -551,19 +589,22 @@ mod tests {
 
     #[test]
     fn words_in_attributes() {
-        assert_eq!(attr_words("entry-content"), (true, None));
-        assert_eq!(attr_words("comment-list"), (false, Some("comment")));
-        assert_eq!(attr_words("comment-body"), (true, Some("comment")));
-        assert_eq!(attr_words("header"), (false, None));
-        assert_eq!(attr_words("thread"), (false, None));
-        assert_eq!(attr_words("top-ad"), (false, Some("ad")));
-        assert_eq!(attr_words("navMain"), (true, Some("nav")));
-        assert_eq!(attr_words("tbody"), (false, None));
+        assert_eq!(attr_words("entry-content", &[]), (true, None));
+        assert_eq!(attr_words("comment-list", &[]), (false, Some("comment")));
+        assert_eq!(attr_words("comment-body", &[]), (true, Some("comment")));
+        assert_eq!(attr_words("header", &[]), (false, None));
+        assert_eq!(attr_words("thread", &[]), (false, None));
+        assert_eq!(attr_words("top-ad", &[]), (false, Some("ad")));
+        assert_eq!(attr_words("navMain", &[]), (true, Some("nav")));
+        assert_eq!(attr_words("tbody", &[]), (false, None));
         // A forum post's author pane and signature are not the post.
-        assert_eq!(attr_words("message-userExtras"), (false, Some("extras")));
-        assert_eq!(attr_words("postprofile"), (true, Some("postprofile")));
-        assert_eq!(attr_words("userinfo"), (false, Some("userinfo")));
-        assert_eq!(attr_words("post-signature"), (true, Some("signature")));
+        assert_eq!(
+            attr_words("message-userExtras", &[]),
+            (false, Some("extras"))
+        );
+        assert_eq!(attr_words("postprofile", &[]), (true, Some("postprofile")));
+        assert_eq!(attr_words("userinfo", &[]), (false, Some("userinfo")));
+        assert_eq!(attr_words("post-signature", &[]), (true, Some("signature")));
     }
 
     #[test]
@@ -631,7 +672,7 @@ mod tests {
                 .children(body)
                 .find(|&c| dom.is_element(c))
                 .expect("a box");
-            let mut words = AttrWords::default();
+            let mut words = AttrWords::new(&dom);
             assert_eq!(
                 hint(&dom, element, &mut words).negative,
                 *expected,

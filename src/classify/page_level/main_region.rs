@@ -8,9 +8,10 @@
 //! the text of the marked region (headings, links and all: on a section front or a shop's
 //! category page, the linked titles *are* the page's text), leaving out what is page furniture
 //! wherever it stands (navigation, asides, dialogs, consent boxes, buttons), what names itself a
-//! comment, and the lines that are furniture by their words ("Advertisement", "Share this").
-//! Starvation is judged on the region's own text, its link lines (other than an entry's title
-//! over its summary) and its comments left out: a region that is mostly links (a list of
+//! comment or after what stands around an article (a share box, related stories), and the lines
+//! that are furniture by their words ("Advertisement", "Share this"). Starvation is judged on the
+//! region's own text, its link lines (other than an entry's title over its summary), its comments
+//! and those named boxes left out: a region that is mostly links (a list of
 //! repositories with their star counts and contributors) does not make a complete extraction of
 //! its descriptions look starved, unless the region has next to no other text and the extraction
 //! kept next to nothing, none of it text outside furniture: then its link lines (a shop's
@@ -213,7 +214,7 @@ impl<'d> SetApart<'d> {
                 2
             } else if names_comment(facts, n) {
                 3
-            } else if super::widen::names_surroundings(self.stats, facts, n) {
+            } else if super::widen::sets_apart_as_surroundings(self.stats, facts, n, self.region) {
                 4
             } else {
                 1

@@ -54,7 +54,7 @@ impl<'a> NodeFacts<'a> {
         NodeFacts {
             dom,
             hints: vec![None; dom.len()],
-            attr_words: hints::AttrWords::default(),
+            attr_words: hints::AttrWords::new(dom),
             repeated: vec![0; dom.len()],
             negative_context: vec![0; dom.len()],
             title_scores: Vec::new(),

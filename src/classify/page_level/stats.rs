@@ -188,6 +188,12 @@ impl Stats {
     }
 }
 
+/// True when most of the subtree's words are quotation (`<blockquote>`): an embedded post the
+/// article quotes, whatever the embedding widget calls itself (`social-media-embed`).
+pub(super) fn is_quotation(a: &Agg) -> bool {
+    a.quote_words * 2 > a.words
+}
+
 /// A block of prose: enough words, at most a third of them links ([`Block::is_prose`]).
 pub(super) fn is_prose(block: &Block) -> bool {
     block.is_prose()

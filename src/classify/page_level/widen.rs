@@ -214,8 +214,10 @@ pub(super) fn starved(
     })
 }
 
-/// Which blocks the widened region keeps: its text outside furniture, forms' controls and
-/// lines that are nothing but links, plus its images; and the headline wherever it stands.
+/// Which blocks the widened region keeps: its text and images, but for what sits in furniture,
+/// in a comment section or in a box named for what stands around an article (see
+/// [`sets_apart_as_surroundings`]), and for remarks on posts, furniture lines and lines that are
+/// nothing but links; and the headline wherever it stands.
 pub(super) fn keep(
     page: &Page,
     stats: &Stats,
@@ -233,7 +235,8 @@ pub(super) fn keep(
         super::select::describe(dom, widening.region),
         widening.inside
     );
-    // Per node (see [`ancestor_mark`]): 2 furniture, 3 named for what surrounds an article.
+    // Per node (see `ancestor_mark`): 1 clear, 2 furniture, 3 named for what surrounds an
+    // article.
     let mut set_apart: Vec<u8> = vec![0; dom.len()];
     page.blocks
         .iter()
@@ -246,7 +249,7 @@ pub(super) fn keep(
             match ancestor_mark(dom, &mut set_apart, block.node, widening.region, |n| {
                 if is_furniture_element(dom, n) {
                     2
-                } else if names_surroundings(stats, facts, n) {
+                } else if sets_apart_as_surroundings(stats, facts, n, widening.region) {
                     3
                 } else {
                     1
@@ -388,12 +391,23 @@ pub(super) fn heads_a_summary(page: &Page, stats: &Stats, index: usize, end: u32
     })
 }
 
-/// True when element `id` names itself after what stands around an article (a share bar, a
-/// related-stories box, a modal) and is not mostly a quotation: an embedded post that the
-/// article quotes may call itself `social-embed`.
-pub(super) fn names_surroundings(stats: &Stats, facts: &mut NodeFacts<'_>, id: NodeId) -> bool {
+/// True when element `id`, inside `region`, is set apart from the region's text as what stands
+/// around an article: its class or id says so (a share bar, a related-stories box, a modal; see
+/// [`Hint::names_surroundings`](super::hints::Hint::names_surroundings)). Not when it is mostly
+/// a quotation (an embedded post may call itself `social-embed`) or holds half the region's
+/// prose or more: a post's wrapper that carries its category's slug (`category-social-media`)
+/// is the post, and a name cannot outweigh that much text. (Holding the first extraction's
+/// container spares nothing: that choice starved, and is often the very modal.)
+pub(super) fn sets_apart_as_surroundings(
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    id: NodeId,
+    region: NodeId,
+) -> bool {
     let a = stats.get(id);
-    facts.hint(id).names_surroundings() && a.quote_words * 2 <= a.words
+    facts.hint(id).names_surroundings()
+        && !stats::is_quotation(&a)
+        && a.prose_words * 2 < stats.get(region).prose_words.max(1)
 }
 
 /// True when `id` sits inside a furniture element below `region` (`cache`: see
@@ -404,9 +418,10 @@ fn in_furniture(dom: &Dom, cache: &mut [u8], id: NodeId, region: NodeId) -> bool
     }) == 2
 }
 
-/// The mark of `id` below `region`: that of its nearest ancestor (itself included, `region`
-/// excluded) that `mark` marks (any value above 1), else 1. `cache` holds every node's answer once
-/// known (0: not yet), so that the blocks of one page cost one look at each element in all.
+/// The mark of `id` below `region`: that of its outermost ancestor (itself included, `region`
+/// excluded) that `mark` marks (any value above 1), else 1; below a marked box nothing is asked
+/// again, so a share bar inside a comment is the comment's. `cache` holds every node's answer
+/// once known (0: not yet), so that the blocks of one page cost one look at each element in all.
 pub(super) fn ancestor_mark(
     dom: &Dom,
     cache: &mut [u8],
@@ -566,6 +581,38 @@ mod tests {
             assert!(
                 kept.iter().any(|t| t.starts_with(stays)),
                 "{stays}: {kept:#?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_name_does_not_outweigh_most_of_the_regions_prose_nor_an_article() {
+        let post = |class: &str, tag: &str, from: usize, to: usize| {
+            let text: String = (from..to)
+                .map(|p| {
+                    format!(
+                        "<p>Post paragraph {p}: the budget holds when rent, food and savings \
+                         are planned before the month begins.</p>"
+                    )
+                })
+                .collect();
+            format!("<{tag} class='{class}'>{text}</{tag}>")
+        };
+        // WordPress puts a post's category slug on its wrapper: `category-social-media` names
+        // no share bar. Holding most of the region's prose, the post stays; an `<article>` is
+        // the article whatever its class adds.
+        let html = format!(
+            "<html><body><div id=answers>{}{}{}</div></body></html>",
+            post("post category-social-media", "div", 0, 6),
+            post("post category-budgets", "div", 6, 8),
+            post("share-ready", "article", 8, 10),
+        );
+        let kept = kept_in_answers(&html);
+        for p in [0, 5, 7, 9] {
+            assert!(
+                kept.iter()
+                    .any(|t| t.starts_with(&format!("Post paragraph {p}:"))),
+                "{p}: {kept:#?}"
             );
         }
     }
