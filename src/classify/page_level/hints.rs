@@ -542,6 +542,52 @@ mod tests {
 
     /// The letter masks only skip searches that could not succeed: the stem found is the one a
     /// plain search of every stem in list order finds.
+    /// Every negative word is either one of [`AROUND_WORDS`] or left out of them on purpose
+    /// (the reasons are in their doc): a new negative word must be placed on one side.
+    #[test]
+    fn every_negative_word_is_around_an_article_or_left_out_on_purpose() {
+        const LEFT_OUT: &[&str] = &[
+            "comment",
+            "disqus",
+            "shoutbox",
+            "widget",
+            "carousel",
+            "slideshow",
+            "gallery",
+            "menu",
+            "promo",
+            "banner",
+            "masthead",
+            "byline",
+            "bio",
+            "print",
+            "meta",
+            "tags",
+            "tag",
+            "extra",
+            "extras",
+            "disclaimer",
+            "disclosure",
+            "cookie",
+            "consent",
+            "onetrust",
+            "gdpr",
+            "skyscraper",
+        ];
+        for word in NEGATIVE_STEMS.iter().chain(NEGATIVE_TOKENS) {
+            assert!(
+                AROUND_WORDS.contains(word) != LEFT_OUT.contains(word),
+                "{word}: around an article, or left out on purpose?"
+            );
+        }
+        for word in AROUND_WORDS {
+            assert!(
+                NEGATIVE_STEMS.contains(word) || NEGATIVE_TOKENS.contains(word),
+                "{word} is no negative word"
+            );
+        }
+    }
+
     #[test]
     fn masks_find_what_a_plain_search_finds() {
         let plain =
