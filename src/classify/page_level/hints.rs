@@ -38,13 +38,13 @@ impl Hint {
         self.negative.is_some() && !self.structural
     }
 
-    /// True when the element names itself after what stands around an article (see
-    /// [`AROUND_WORDS`]): a share bar, a related-stories box, a modal.
+    /// True when the element names itself after what stands around an article (any negative
+    /// word but [`NOT_AROUND_WORDS`]): a share bar, a related-stories box, a modal.
     pub fn names_surroundings(&self) -> bool {
         self.names_negative()
             && self
                 .negative
-                .is_some_and(|word| AROUND_WORDS.contains(&word))
+                .is_some_and(|word| !NOT_AROUND_WORDS.contains(&word))
     }
 }
 
@@ -109,10 +109,10 @@ const NEGATIVE_STEMS: &[&str] = &[
     "disclosure",
 ];
 
-/// Negative words that name what stands around an article in any template (sharing buttons,
-/// related stories, navigation, modals, footers, sidebars, sponsors, a poster's signature,
-/// pagination), never a part of the text itself: inside a region kept recall first, a box so
-/// named is set apart. The other negative words are not among them, each for a reason:
+/// Negative words that do not name what stands around an article: every other negative word
+/// does (sharing buttons, related stories, navigation, modals, footers, sidebars, sponsors, a
+/// poster's signature, pagination), and inside a region kept recall first a box so named is set
+/// apart ([`Hint::names_surroundings`]). These are left out, each for a reason:
 /// - they also name a page's own parts: `widget`, `carousel`, `slideshow`, `gallery`, `menu` (a
 ///   restaurant's), `promo`, `banner` (a page's hero), `masthead`, `byline`, `bio`, `print`,
 ///   `meta`, `tags`, `extra`;
@@ -120,41 +120,37 @@ const NEGATIVE_STEMS: &[&str] = &[
 /// - comments (`comment`, `disqus`, `shoutbox`): a thread's posts are its text, and comment
 ///   sections are set apart by their own test;
 /// - a consent manager's words make its box furniture already; `cookie` is also a recipe;
-/// - `skyscraper` (an ad slot) holds no text a region would keep.
-const AROUND_WORDS: &[&str] = &[
-    "sidebar",
-    "related",
-    "share",
-    "sharing",
-    "social",
-    "footer",
-    "breadcrumb",
-    "newsletter",
-    "subscribe",
-    "subscription",
-    "popup",
-    "modal",
-    "sponsor",
-    "outbrain",
-    "taboola",
-    "recommend",
-    "toolbar",
-    "pagination",
-    "pager",
-    "signup",
-    "navbar",
-    "navigation",
-    "advert",
-    "adsense",
-    "trending",
-    "mostread",
-    "popular",
-    "signature",
-    "userinfo",
-    "postprofile",
-    "ad",
-    "ads",
-    "nav",
+/// - `skyscraper` (an ad slot) holds no text a region would keep;
+/// - `role`, the mark of a landmark role (`navigation`, `banner`, `complementary`…), is read by
+///   the furniture test itself.
+const NOT_AROUND_WORDS: &[&str] = &[
+    "widget",
+    "carousel",
+    "slideshow",
+    "gallery",
+    "menu",
+    "promo",
+    "banner",
+    "masthead",
+    "byline",
+    "bio",
+    "print",
+    "meta",
+    "tags",
+    "tag",
+    "extra",
+    "extras",
+    "disclaimer",
+    "disclosure",
+    "comment",
+    "disqus",
+    "shoutbox",
+    "cookie",
+    "consent",
+    "onetrust",
+    "gdpr",
+    "skyscraper",
+    "role",
 ];
 
 /// Negative words that name a consent manager's box (cookie notices, GDPR bars): text about the
@@ -298,12 +294,12 @@ fn attr_words(value: &str, skip: &[&'static str]) -> (bool, Option<&'static str>
     (positive, negative)
 }
 
-/// Negative words that a page builder also gives every module it lays out (Elementor's
+/// The negative word a page builder also gives every module it lays out (Elementor's
 /// `elementor-widget`, HubSpot's `hs_cos_wrapper_widget`, Amazon's `celwidget`): on a page
 /// whose template names its boxes so by the dozen, the word says nothing about any one of them.
-const MODULE_WORDS: &[&str] = &["widget"];
+const MODULE_WORD: &str = "widget";
 
-/// Elements of one page whose `class` a module word must name to be the template's name for
+/// Elements of one page whose `class` [`MODULE_WORD`] must name to be the template's name for
 /// every box rather than the mark of a few boxes beside the article. Nested elements count
 /// each (a builder's module and its inner container are two; so are a sidebar widget and its
 /// title): a classic sidebar's widgets stay well under it, a page builder's page holds forty
@@ -317,12 +313,12 @@ pub(super) struct AttrWords<'a> {
     /// The page's DOM, whose classes [`AttrWords::names_every_module`] counts.
     dom: &'a Dom,
     seen: rustc_hash::FxHashMap<&'a str, (bool, Option<&'static str>)>,
-    /// [`attr_words`] of the values whose first negative word is one of `template_words`, with
-    /// those passed over.
+    /// [`attr_words`] of the values whose first negative word is [`MODULE_WORD`] on a page
+    /// that gives it every box, with that word passed over.
     beyond: rustc_hash::FxHashMap<&'a str, (bool, Option<&'static str>)>,
-    /// The [`MODULE_WORDS`] this page's template gives every box (see
-    /// [`MODULE_WORD_ELEMENTS`]), once a hint first meets one of them.
-    template_words: Option<Vec<&'static str>>,
+    /// Whether this page's template gives [`MODULE_WORD`] to every box (see
+    /// [`MODULE_WORD_ELEMENTS`]), once a hint first meets the word.
+    module_word_everywhere: Option<bool>,
 }
 
 impl<'a> AttrWords<'a> {
@@ -332,22 +328,19 @@ impl<'a> AttrWords<'a> {
             dom,
             seen: Default::default(),
             beyond: Default::default(),
-            template_words: None,
+            module_word_everywhere: None,
         }
     }
 
-    /// [`attr_words`] of `value`, passing over the module words this page's template gives
-    /// every box (see [`AttrWords::names_every_module`]).
+    /// [`attr_words`] of `value`, passing over [`MODULE_WORD`] when this page's template gives
+    /// it every box (see [`AttrWords::names_every_module`]).
     fn get(&mut self, value: &'a str) -> (bool, Option<&'static str>) {
         let found = self.cached(value);
         match found.1 {
-            Some(word) if self.names_every_module(word) => {
-                let skip = self.template_words.as_deref().unwrap_or(&[]);
-                *self
-                    .beyond
-                    .entry(value)
-                    .or_insert_with(|| attr_words(value, skip))
-            }
+            Some(word) if self.names_every_module(word) => *self
+                .beyond
+                .entry(value)
+                .or_insert_with(|| attr_words(value, &[MODULE_WORD])),
             _ => found,
         }
     }
@@ -360,41 +353,31 @@ impl<'a> AttrWords<'a> {
             .or_insert_with(|| attr_words(value, &[]))
     }
 
-    /// True when `word` is one of the [`MODULE_WORDS`] that the template of this page gives
-    /// every box: no evidence about any one of them. The elements whose `class` names it are
-    /// counted the first time a hint meets such a word (most pages never do), with a plain
-    /// substring test before the cached class words.
+    /// True when `word` is [`MODULE_WORD`] and this page's template gives it every box: no
+    /// evidence about any one of them. The elements whose `class` names it are counted the
+    /// first time a hint meets the word (most pages never do), with a plain substring test
+    /// before the cached class words.
     fn names_every_module(&mut self, word: &str) -> bool {
-        if !MODULE_WORDS.contains(&word) {
+        if word != MODULE_WORD {
             return false;
         }
-        if self.template_words.is_none() {
-            let dom = self.dom;
-            let mut counts = [0u32; MODULE_WORDS.len()];
-            // Every node of the arena in turn: the page is read whole, in no particular order.
-            for id in 0..dom.len() as NodeId {
-                if let Some(class) = dom.attr(id, "class")
-                    && MODULE_WORDS
-                        .iter()
-                        .any(|word| name_holds(class, word.as_bytes()))
-                    && let (_, Some(named)) = self.cached(class)
-                    && let Some(i) = MODULE_WORDS.iter().position(|&m| m == named)
-                {
-                    counts[i] += 1;
-                }
-            }
-            self.template_words = Some(
-                MODULE_WORDS
-                    .iter()
-                    .zip(counts)
-                    .filter(|&(_, count)| count >= MODULE_WORD_ELEMENTS)
-                    .map(|(&word, _)| word)
-                    .collect(),
-            );
+        if let Some(known) = self.module_word_everywhere {
+            return known;
         }
-        self.template_words
-            .as_ref()
-            .is_some_and(|words| words.contains(&word))
+        let dom = self.dom;
+        let mut count = 0;
+        // Every node of the arena in turn: the page is read whole, in no particular order.
+        for id in 0..dom.len() as NodeId {
+            if let Some(class) = dom.attr(id, "class")
+                && name_holds(class, MODULE_WORD.as_bytes())
+                && self.cached(class).1 == Some(MODULE_WORD)
+            {
+                count += 1;
+            }
+        }
+        let everywhere = count >= MODULE_WORD_ELEMENTS;
+        self.module_word_everywhere = Some(everywhere);
+        everywhere
     }
 }
 
@@ -542,47 +525,13 @@ mod tests {
 
     /// The letter masks only skip searches that could not succeed: the stem found is the one a
     /// plain search of every stem in list order finds.
-    /// Every negative word is either one of [`AROUND_WORDS`] or left out of them on purpose
-    /// (the reasons are in their doc): a new negative word must be placed on one side.
+    /// The words left out of the surroundings are negative words (or the landmark roles'
+    /// mark): a word dropped from the negative lists leaves no stale exception behind.
     #[test]
-    fn every_negative_word_is_around_an_article_or_left_out_on_purpose() {
-        const LEFT_OUT: &[&str] = &[
-            "comment",
-            "disqus",
-            "shoutbox",
-            "widget",
-            "carousel",
-            "slideshow",
-            "gallery",
-            "menu",
-            "promo",
-            "banner",
-            "masthead",
-            "byline",
-            "bio",
-            "print",
-            "meta",
-            "tags",
-            "tag",
-            "extra",
-            "extras",
-            "disclaimer",
-            "disclosure",
-            "cookie",
-            "consent",
-            "onetrust",
-            "gdpr",
-            "skyscraper",
-        ];
-        for word in NEGATIVE_STEMS.iter().chain(NEGATIVE_TOKENS) {
+    fn words_left_out_of_the_surroundings_are_negative_words() {
+        for word in NOT_AROUND_WORDS {
             assert!(
-                AROUND_WORDS.contains(word) != LEFT_OUT.contains(word),
-                "{word}: around an article, or left out on purpose?"
-            );
-        }
-        for word in AROUND_WORDS {
-            assert!(
-                NEGATIVE_STEMS.contains(word) || NEGATIVE_TOKENS.contains(word),
+                NEGATIVE_STEMS.contains(word) || NEGATIVE_TOKENS.contains(word) || *word == "role",
                 "{word} is no negative word"
             );
         }
