@@ -13,7 +13,7 @@ use crate::charset;
 use crate::dom::{Dom, NodeId};
 
 use builder::BlockBuilder;
-pub(crate) use builder::{is_cjk, is_cjk_punctuation};
+pub(crate) use builder::{UNSPACED_WORD_CHARS, is_cjk, is_cjk_punctuation, is_unspaced};
 pub(crate) use elements::is_hidden_element;
 pub use elements::{BLOCK_LEVEL_ELEMENTS, is_inline_element, is_skipped_element};
 
@@ -71,7 +71,7 @@ pub struct Block {
     pub tag_path: String,
     /// Number of words (white-space separated tokens with at least one letter or digit; each
     /// Chinese or Japanese character counts as a word, as those scripts put no spaces between
-    /// words).
+    /// words, and Thai, Lao, Khmer, Myanmar and Tibetan text a word every few characters).
     pub words: u32,
     /// Of those, the words inside `<a>` elements (link density = link_words / words).
     pub link_words: u32,

@@ -12,8 +12,9 @@ use common::window_harness::{harness_sized, has_label_containing, settle};
 use egui_kittest::kittest::Queryable;
 
 /// Lines of an article in the scripts the bundled fonts lack (and emoji), each as a paragraph.
-const SCRIPTS: [(&str, &str); 5] = [
+const SCRIPTS: [(&str, &str); 6] = [
     ("Chinese", "北京市政府周二宣布新的公共交通计划"),
+    ("Thai", "กรุงเทพมหานครประกาศแผนการขนส่งสาธารณะใหม่"),
     ("Japanese", "東京の図書館は週末の開館時間を延長します"),
     ("Arabic", "أعلن مجلس المدينة عن ميزانية جديدة للمدارس"),
     ("Hebrew", "מועצת העיר אישרה את התקציב החדש לבתי הספר"),
@@ -28,12 +29,12 @@ fn scripts_article() -> (tempfile::TempDir, String) {
         .iter()
         .map(|(_, line)| format!("<p>{line}. {} {line}.</p>\n", fx::content_sentence(2)))
         .collect();
-    let title = format!("{} {}", SCRIPTS[0].1, SCRIPTS[2].1);
+    let title = format!("{} {}", SCRIPTS[0].1, SCRIPTS[3].1);
     let html = format!(
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title></head><body>\
          <main><article><h1>{title}</h1>\n{paragraphs}<pre>    {}\n        {}</pre>\
          </article></main></body></html>",
-        SCRIPTS[1].1, SCRIPTS[3].1
+        SCRIPTS[2].1, SCRIPTS[4].1
     );
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("pith.db");
@@ -46,7 +47,7 @@ fn scripts_article() -> (tempfile::TempDir, String) {
     (dir, title)
 }
 
-/// Chinese, Japanese, Arabic, Hebrew and emoji in the item list, the reading pane (proportional
+/// Chinese, Thai, Japanese, Arabic, Hebrew and emoji in the item list, the reading pane (proportional
 /// and monospace) and the inspector: every character has a glyph in the window's fonts, so none
 /// is drawn as the replacement box.
 #[test]

@@ -90,12 +90,17 @@ fn link_density(block: &Block) -> f64 {
 
 /// Calls `f(width, is_word)` for every token of `text` in order, with the block builder's word
 /// definition: white-space separated tokens, a word when it holds a letter or digit; every CJK
-/// character is a word of its own and CJK punctuation a token of its own. Widths are in
+/// character is a word of its own and CJK punctuation a token of its own; a token of an unspaced
+/// script (Thai, Khmer…) is cut at the first letter after each [`page::UNSPACED_WORD_CHARS`] of its
+/// characters. Widths are in
 /// characters; as the wrapper puts one column between tokens, a CJK character takes two columns,
 /// which is also how wide it is on screen.
 fn for_each_token(text: &str, mut f: impl FnMut(usize, bool)) {
     let mut width = 0usize;
     let mut alnum = false;
+    // Characters of an unspaced script in the token's current word: after UNSPACED_WORD_CHARS
+    // of them the next letter starts a word, as the block builder counts them.
+    let mut unspaced = 0u32;
     for c in text.chars() {
         let single = page::is_cjk(c) || page::is_cjk_punctuation(c);
         if c.is_whitespace() || single {
@@ -104,10 +109,20 @@ fn for_each_token(text: &str, mut f: impl FnMut(usize, bool)) {
             }
             width = 0;
             alnum = false;
+            unspaced = 0;
             if single {
                 f(1, page::is_cjk(c));
             }
         } else {
+            if page::is_unspaced(c) {
+                if unspaced >= page::UNSPACED_WORD_CHARS && c.is_alphanumeric() {
+                    f(width, alnum);
+                    width = 0;
+                    alnum = false;
+                    unspaced = 0;
+                }
+                unspaced += 1;
+            }
             width += 1;
             alnum |= c.is_alphanumeric();
         }
@@ -458,6 +473,20 @@ mod tests {
         // 60 ideographs take two columns each: 40 on the first line, 20 on the last.
         let text = "字".repeat(60);
         assert_eq!(text_density(&text), 40.0);
+    }
+
+    #[test]
+    fn words_are_counted_as_the_block_builder_counts_them() {
+        for text in [
+            "ประเทศไทยเป็นประเทศที่ตั้งอยู่ในเอเชียตะวันออกเฉียงใต้",
+            "ข่าวไทย วันนี้ and more",
+            "ABCไทยไทยไทย 42 ฿฿฿฿฿฿฿",
+            "中文文本 and ប្រទេសកម្ពុជា",
+            "plain English words only",
+        ] {
+            let page = crate::page::page_from_html(&format!("<p>{text}</p>"), None);
+            assert_eq!(count_words(text), page.blocks[0].words, "{text}");
+        }
     }
 
     #[test]

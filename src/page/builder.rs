@@ -71,6 +71,8 @@ pub(super) struct BlockBuilder<'a> {
     in_token: bool,
     token_has_alnum: bool,
     token_in_link: bool,
+    /// Characters of an unspaced script (see [`is_unspaced`]) in the current word so far.
+    token_unspaced: u32,
     /// Consecutive `<br>`s with only white space since.
     br_run: u32,
 }
@@ -105,6 +107,7 @@ impl<'a> BlockBuilder<'a> {
             in_token: false,
             token_has_alnum: false,
             token_in_link: false,
+            token_unspaced: 0,
             br_run: 0,
         }
     }
@@ -439,6 +442,20 @@ impl BlockBuilder<'_> {
                     self.token_has_alnum = false;
                     self.token_in_link = in_link;
                 }
+                if is_unspaced(c) {
+                    // After UNSPACED_WORD_CHARS characters of such a script, the next letter
+                    // starts a word, as after a space (a mark stays with the letter it sits on).
+                    if self.token_unspaced >= UNSPACED_WORD_CHARS && c.is_alphanumeric() {
+                        if self.token_has_alnum {
+                            self.words += 1;
+                            self.link_words += u32::from(self.token_in_link);
+                        }
+                        self.token_has_alnum = false;
+                        self.token_in_link = in_link;
+                        self.token_unspaced = 0;
+                    }
+                    self.token_unspaced += 1;
+                }
                 if !self.token_has_alnum && c.is_alphanumeric() {
                     self.token_has_alnum = true;
                     // A word is link text when its first letter or digit is.
@@ -474,6 +491,7 @@ impl BlockBuilder<'_> {
         }
         self.in_token = false;
         self.token_has_alnum = false;
+        self.token_unspaced = 0;
     }
 
     /// Ends the current block: adds it when it has text, and starts an empty one.
@@ -566,6 +584,27 @@ pub(crate) fn is_cjk(c: char) -> bool {
         | '\u{20000}'..='\u{323AF}' // CJK extensions B–H, compatibility supplement
     )
 }
+
+/// Thai, Lao, Khmer, Myanmar and Tibetan: scripts written without spaces between words (a space
+/// there ends a phrase or a sentence), whose words are several characters long (a consonant, its
+/// vowel and tone marks, a syllable or two). Counted as space-separated tokens, a paragraph of
+/// them would be a handful of words, and an article in them no article at all.
+pub(crate) fn is_unspaced(c: char) -> bool {
+    matches!(c,
+        '\u{0E00}'..='\u{0EFF}'    // Thai, Lao
+        | '\u{0F00}'..='\u{0FFF}'  // Tibetan
+        | '\u{1000}'..='\u{109F}'  // Myanmar
+        | '\u{1780}'..='\u{17FF}'  // Khmer
+        | '\u{19E0}'..='\u{19FF}'  // Khmer symbols
+        | '\u{A9E0}'..='\u{A9FF}'  // Myanmar extended B
+        | '\u{AA60}'..='\u{AA7F}' // Myanmar extended A
+    )
+}
+
+/// Characters of an unspaced script ([`is_unspaced`]) that count as one word: Thai text runs
+/// about four and a half characters a word, marks included, and a little under is the safe side
+/// (a paragraph is not taken for longer than it is).
+pub(crate) const UNSPACED_WORD_CHARS: u32 = 5;
 
 /// CJK punctuation (`。`, `、`, `「`…): separates words like a space does, but is kept in the text.
 pub(crate) fn is_cjk_punctuation(c: char) -> bool {

@@ -429,6 +429,36 @@ fn cjk_words() {
 }
 
 #[test]
+fn unspaced_scripts_count_a_word_every_few_characters() {
+    // Twelve Thai words in 54 characters, no space between them: eleven words counted, not one.
+    let thai = "ประเทศไทยเป็นประเทศที่ตั้งอยู่ในเอเชียตะวันออกเฉียงใต้";
+    let p = page(&format!("<p>{thai}</p>"));
+    assert_eq!(p.blocks[0].words, 11);
+    // A space ends a phrase and starts the count again; Latin words around count as before. A
+    // mark stays with its letter: "วันนี้" is six characters, the last a tone mark, and one word.
+    let p = page("<p>ข่าวไทย วันนี้ and more</p>");
+    assert_eq!(p.blocks[0].words, 2 + 1 + 2);
+    // A linked phrase's words are link words, cut at the same places.
+    let p = page("<p><a href=x>กรุงเทพมหานคร</a>เป็นเมืองหลวง</p>");
+    assert_eq!((p.blocks[0].words, p.blocks[0].link_words), (5, 3));
+    // Khmer, Lao, Myanmar and Tibetan too.
+    for text in [
+        "ប្រទេសកម្ពុជាជាប្រទេសមួយ",
+        "ປະເທດລາວເປັນປະເທດໜຶ່ງ",
+        "မြန်မာနိုင်ငံသည်အာရှ",
+        "བོད་ཀྱི་སྐད་ཡིག",
+    ] {
+        let chars = text.chars().count() as u32;
+        let words = page(&format!("<p>{text}</p>")).blocks[0].words;
+        assert!(
+            (chars / 7..=chars.div_ceil(5)).contains(&words),
+            "{text}: {words}"
+        );
+        assert!(words > 1, "{text}");
+    }
+}
+
+#[test]
 fn deep_nesting_is_bounded() {
     let n = 100_000;
     let html = format!(

@@ -1,7 +1,7 @@
 //! Every script on screen: egui bundles fonts for Latin, Greek and Cyrillic (and some emoji) only,
 //! so the window asks the system's fonts (fontconfig on Linux) for every character they lack —
-//! Chinese, Japanese, Korean, Arabic, Hebrew, Devanagari, emoji — in the item list, the reading
-//! pane and the inspector alike, since all three draw with the context's fonts.
+//! Chinese, Japanese, Korean, Thai, Arabic, Hebrew, Devanagari, emoji — in the item list, the
+//! reading pane and the inspector alike, since all three draw with the context's fonts.
 //!
 //! The provider enumerates the system's fonts once, on a thread of its own started here, and
 //! memory-maps a font only when a character first needs it; a font is found at most once per

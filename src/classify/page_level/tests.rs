@@ -56,6 +56,38 @@ fn reason_of(page: &Page, x: &ArticleExtraction, needle: &str) -> Option<String>
 }
 
 #[test]
+fn an_article_in_an_unspaced_script_is_an_article() {
+    // Thai puts no spaces between words: counted by spaces, each paragraph below would be two
+    // or three words, and the page no article at all (only its headline was kept).
+    let paragraphs = [
+        "กรุงเทพมหานครเป็นเมืองหลวงและเมืองที่มีประชากรมากที่สุดของประเทศไทย \
+         เป็นศูนย์กลางการปกครอง การศึกษา การคมนาคมขนส่ง การเงินการธนาคาร",
+        "ในช่วงฤดูฝนปีนี้ กรมอุตุนิยมวิทยาคาดการณ์ว่าจะมีฝนตกหนักในหลายพื้นที่ของภาคกลาง\
+         และภาคตะวันออก ประชาชนควรติดตามข่าวสารอย่างใกล้ชิด",
+        "นายกรัฐมนตรีกล่าวว่ารัฐบาลได้เตรียมงบประมาณสำหรับการช่วยเหลือผู้ประสบภัยไว้แล้ว \
+         และได้สั่งการให้หน่วยงานที่เกี่ยวข้องลงพื้นที่ตรวจสอบความเสียหายโดยเร็วที่สุด",
+        "นักวิชาการด้านสิ่งแวดล้อมเห็นว่าการวางผังเมืองที่ดีและการดูแลระบบระบายน้ำ\
+         อย่างสม่ำเสมอเป็นปัจจัยสำคัญที่จะช่วยลดผลกระทบจากน้ำท่วมในระยะยาว",
+    ];
+    let body: String = paragraphs.iter().map(|p| format!("<p>{p}</p>")).collect();
+    let html = format!(
+        "<html><head><title>ฝนตกหนักในกรุงเทพ</title></head><body>\
+         <ul class=menu><li><a href=/a>หน้าแรก</a></li><li><a href=/b>ข่าวการเมือง</a></li>\
+         <li><a href=/c>ข่าวกีฬา</a></li><li><a href=/d>บันเทิง</a></li></ul>\
+         <div class=main><h1>ฝนตกหนักในกรุงเทพ</h1>{body}</div>\
+         <aside><ul><li><a href=/n/1>รัฐบาลเร่งแก้ปัญหาน้ำท่วมในภาคเหนือ</a></li>\
+         <li><a href=/n/2>ตลาดหุ้นไทยปิดบวกต่อเนื่องเป็นวันที่สาม</a></li></ul></aside>\
+         </body></html>"
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    for p in paragraphs {
+        assert!(has(&kept, &p[..30]), "{kept:?}");
+    }
+    assert!(!has(&kept, "หน้าแรก") && !has(&kept, "ตลาดหุ้น"), "{kept:?}");
+}
+
+#[test]
 fn page_wrapped_in_a_form() {
     let html = format!(
         "<html><head><title>Budget passes - Daily</title></head><body>\
