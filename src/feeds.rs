@@ -35,7 +35,9 @@ pub struct Entry {
     pub title: Option<String>,
     /// The article's URL: the first `alternate` (or unqualified) link, resolved.
     pub link: Option<String>,
-    /// The summary (or, lacking one, the content) as the feed gives it, often HTML.
+    /// The entry's own text as the feed gives it, often HTML: its content when that says more
+    /// than its summary (a blog's whole post beside a one-line excerpt), else the summary. The
+    /// article's page is read against it, and a reader shows it when the page is out of reach.
     pub summary: Option<String>,
     /// Publication (or, lacking it, update) time, unix seconds.
     pub published: Option<i64>,
@@ -129,17 +131,17 @@ pub fn parse_feed(
         .take(limits::MAX_ENTRIES_PER_FEED)
         .map(|e| {
             let title = e.title.as_ref().map(|t| t.content.trim().to_string());
-            let description = e
-                .summary
-                .as_ref()
-                .map(|s| s.content.clone())
-                .or_else(|| e.content.as_ref().and_then(|c| c.body.clone()));
+            let summary = e.summary.as_ref().map(|s| s.content.clone());
+            let content = e.content.as_ref().and_then(|c| c.body.clone());
             let date = e.published.or(e.updated);
+            // The identity hashes the description as it always has (the summary, or lacking one
+            // the content), so that entries stored before keep theirs.
             let identity = entry_identity(
                 title.as_deref(),
-                description.as_deref(),
+                summary.as_deref().or(content.as_deref()),
                 date.map(|d| d.to_rfc3339()).as_deref(),
             );
+            let text = entry_text(summary, content);
             let entry_base = e
                 .base
                 .as_deref()
@@ -152,7 +154,7 @@ pub fn parse_feed(
                 id: e.id,
                 title,
                 link: pick_link(&e.links).map(|l| resolve(&l, entry_base.as_ref())),
-                summary: description,
+                summary: text,
                 published: date.map(|d| d.timestamp()),
                 identity,
             }
@@ -595,6 +597,28 @@ pub fn opml_export(feeds: &[OpmlFeed]) -> Result<String, OpmlError> {
     doc.to_string().map_err(|e| OpmlError::Write(e.to_string()))
 }
 
+/// Of an entry's summary and content, the one that says more: feeds give an excerpt as the
+/// summary and the whole article as the content (RSS's `description` and `content:encoded`,
+/// Atom's `summary` and `content`), and the article is the better evidence and the better
+/// stand-in for a page out of reach. Their text is compared, not their markup; a summary as long
+/// wins.
+fn entry_text(summary: Option<String>, content: Option<String>) -> Option<String> {
+    match (summary, content) {
+        (Some(summary), Some(content)) => {
+            let words = |html: &str| -> u32 {
+                let fragment = crate::page::page_from_html(html, None);
+                fragment.blocks.iter().map(|b| b.words).sum()
+            };
+            if words(&content) > words(&summary) {
+                Some(content)
+            } else {
+                Some(summary)
+            }
+        }
+        (summary, content) => summary.or(content),
+    }
+}
+
 /// The text of an HTML fragment (a feed summary), blocks on their own lines, for reading and
 /// search when the article page itself could not be fetched.
 pub fn html_fragment_text(html: &str) -> String {
@@ -623,6 +647,42 @@ mod tests {
         assert_eq!(folder_path("新闻/世界").as_deref(), Some("新闻 / 世界"));
         assert_eq!(folder_path(" / / "), None);
         assert_eq!(folder_path(""), None);
+    }
+
+    #[test]
+    fn an_entry_keeps_its_whole_text_when_the_feed_gives_it_beside_an_excerpt() {
+        let post = "<p>The whole post, paragraph one, with all it says.</p>\
+                    <p>Paragraph two goes on at length about the matter at hand.</p>";
+        let rss = format!(
+            r#"<?xml version="1.0"?><rss version="2.0"
+            xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel><title>T</title>
+            <item><title>Long</title><link>http://example.com/1</link>
+            <description>The whole post [&#8230;]</description>
+            <content:encoded><![CDATA[{post}]]></content:encoded></item>
+            <item><title>Short</title><link>http://example.com/2</link>
+            <description>A summary that says more than its content does here.</description>
+            <content:encoded><![CDATA[<p><img src="/a.png"> A picture.</p>]]></content:encoded>
+            </item></channel></rss>"#
+        );
+        let feed = parse_feed(rss.as_bytes(), None, None).unwrap();
+        assert_eq!(feed.entries[0].summary.as_deref(), Some(post));
+        assert_eq!(
+            feed.entries[1].summary.as_deref(),
+            Some("A summary that says more than its content does here.")
+        );
+        // The identity still hashes the summary, as it did before the content was kept.
+        assert_eq!(
+            feed.entries[0].identity,
+            entry_identity(Some("Long"), Some("The whole post […]"), None)
+        );
+        let atom = format!(
+            r#"<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+            <entry><title>A</title><id>urn:a</id><link href="http://example.com/a"/>
+            <summary>Excerpt.</summary><content type="html">{}</content></entry></feed>"#,
+            post.replace('<', "&lt;")
+        );
+        let feed = parse_feed(atom.as_bytes(), None, None).unwrap();
+        assert_eq!(feed.entries[0].summary.as_deref(), Some(post));
     }
 
     #[test]

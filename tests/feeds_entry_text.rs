@@ -98,6 +98,47 @@ fn a_full_text_entry_overrules_the_page_and_a_summary_does_not() {
     assert!(!found.contains("Airport timetable"), "{found}");
 }
 
+/// A blog's feed gives each post twice: an excerpt as the description and the whole post as
+/// `content:encoded` (WordPress's default). The whole post is the evidence, as when it is the
+/// description.
+#[test]
+fn a_feeds_whole_post_beside_its_excerpt_overrules_the_page() {
+    let server = Server::start();
+    let r = &server.routes;
+    let lines = story("ferry");
+    let link = server.url("/news/ferry.html");
+    let post: String = lines.iter().map(|l| format!("<p>{l}.</p>")).collect();
+    let feed = format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rss version=\"2.0\" \
+         xmlns:content=\"http://purl.org/rss/1.0/modules/content/\"><channel><title>Blog\
+         </title><link>http://127.0.0.1/</link><item><title>Ferry timetable</title>\
+         <link>{link}</link><guid>{link}</guid><description>{} [&#8230;]</description>\
+         <content:encoded><![CDATA[{post}]]></content:encoded></item></channel></rss>",
+        lines[0]
+    );
+    r.set("/feed.xml", Reply::ok("application/rss+xml", feed));
+    r.set(
+        "/news/ferry.html",
+        Reply::ok("text/html", trap_page("Ferry timetable", &lines)),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    must(pith(&db, &["add", &server.url("/feed.xml")]), "add");
+    let items = Store::open(&db)
+        .unwrap()
+        .items(&ItemFilter::default())
+        .unwrap();
+    assert_eq!(items.len(), 1, "{items:?}");
+    let ferry = must(pith(&db, &["read", &items[0].id.to_string()]), "read");
+    for n in 0..9 {
+        assert!(
+            ferry.contains(&format!("Line {n} of the ferry story")),
+            "{ferry}"
+        );
+    }
+    assert!(!ferry.contains("Get every story"), "{ferry}");
+}
+
 /// A page that failed under one feed and is completed by another feed's retry is classified
 /// with the summary its item keeps, so the stored clean text and `pith read` agree.
 #[test]
