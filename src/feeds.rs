@@ -605,11 +605,7 @@ pub fn opml_export(feeds: &[OpmlFeed]) -> Result<String, OpmlError> {
 fn entry_text(summary: Option<String>, content: Option<String>) -> Option<String> {
     match (summary, content) {
         (Some(summary), Some(content)) => {
-            let words = |html: &str| -> u32 {
-                let fragment = crate::page::page_from_html(html, None);
-                fragment.blocks.iter().map(|b| b.words).sum()
-            };
-            if words(&content) > words(&summary) {
+            if crate::page::fragment_words(&content) > crate::page::fragment_words(&summary) {
                 Some(content)
             } else {
                 Some(summary)

@@ -252,6 +252,16 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
     }
 }
 
+/// Words of the text of an HTML fragment (a feed entry's summary or content; plain text is a
+/// fragment too), counted as a page's blocks count them.
+pub fn fragment_words(html: &str) -> u32 {
+    page_from_html(html, None)
+        .blocks
+        .iter()
+        .map(|b| b.words)
+        .sum()
+}
+
 /// A page whose `<title>` is never closed is all title to a browser: everything after the start
 /// tag is the title's text, and the page shows nothing. (Damaged captures do this: `<title>BBC
 /// SPORTi library-->` and the rest of the page.) Returns the page with the title closed at the

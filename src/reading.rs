@@ -5,7 +5,7 @@
 //! blocks with the labels they got when the page arrived, `classify::labelled`).
 
 use crate::classify::labelled::{BlockDetails, LabelledBlock};
-use crate::classify::{Label, Method, Reason, site};
+use crate::classify::{self, Label, Method, Reason, site};
 use crate::extract::{Document, Engine, ExtractError};
 use crate::feeds;
 pub use crate::page::markup::{Link, ListMarker};
@@ -110,8 +110,9 @@ pub struct Article {
     pub item: ItemInfo,
     /// Every block of the stored page in order, content and boilerplate; empty without a page.
     pub blocks: Vec<ArticleBlock>,
-    /// The feed's summary as plain text, shown when the page could not be fetched.
-    pub summary: Option<String>,
+    /// The feed's own text, shown in place of the page's content when the page is missing or
+    /// holds little of the article (see [`FeedText`]).
+    pub feed_text: Option<FeedText>,
     /// The page's registrable domain (its URL Tree).
     pub domain: Option<String>,
     /// The page's branch in its site's tree as it is now, domain node first.
@@ -126,7 +127,80 @@ pub struct Article {
     pub method: Method,
 }
 
+/// The feed entry's text as plain text, and why the reader shows it in place of the page's
+/// content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeedText {
+    /// The text, blocks on their own lines.
+    pub text: String,
+    /// Why it stands in for the page.
+    pub because: FeedTextBecause,
+}
+
+/// Why the reader shows the feed's text in place of the page's content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FeedTextBecause {
+    /// No page is stored: it could not be fetched (the item's `fetch_error` says why).
+    NoPage,
+    /// The page is stored, but the feed's text stands in for it
+    /// ([`classify::entry_stands_in`]): what pith kept of the page is under a fifth of the
+    /// feed's article-length text. The page's blocks stay for the inspector.
+    PageHoldsLittle {
+        /// Words of the page's content blocks.
+        kept_words: u32,
+        /// Words of the feed's text.
+        feed_words: u32,
+    },
+}
+
+/// The feed's text in place of a stored page's `blocks`, when the entry's text `summary` stands
+/// in for the page ([`classify::entry_stands_in`]).
+fn feed_text_over_page(summary: Option<&str>, blocks: &[ArticleBlock]) -> Option<FeedText> {
+    let summary = summary?;
+    let kept_words: u32 = blocks
+        .iter()
+        .filter(|b| b.is_content())
+        .map(|b| b.words)
+        .sum();
+    let feed_words = classify::entry_stands_in(summary, kept_words)?;
+    Some(FeedText {
+        text: feeds::html_fragment_text(summary),
+        because: FeedTextBecause::PageHoldsLittle {
+            kept_words,
+            feed_words,
+        },
+    })
+}
+
+/// What the reader says above the feed's text shown in place of the page, if anything: why the
+/// page is not shown. The window and `pith read` print the same words.
+pub fn feed_text_notice(item: &ItemInfo, because: FeedTextBecause) -> Option<String> {
+    match because {
+        FeedTextBecause::NoPage => item.fetch_error.as_ref().map(|err| {
+            format!("The page could not be fetched ({err}); the feed's own text follows.")
+        }),
+        FeedTextBecause::PageHoldsLittle {
+            kept_words,
+            feed_words,
+        } => Some(format!(
+            "pith found little of the article on its page ({kept_words} words, against the \
+             feed's {feed_words}); the feed's own text follows. The inspector shows the page."
+        )),
+    }
+}
+
 impl Article {
+    /// True when the article has a stored page (or its record): blocks to inspect and pin.
+    pub fn has_page(&self) -> bool {
+        !matches!(
+            self.feed_text,
+            Some(FeedText {
+                because: FeedTextBecause::NoPage,
+                ..
+            })
+        )
+    }
+
     /// The content blocks, in order: what the reader shows.
     pub fn content(&self) -> impl Iterator<Item = &ArticleBlock> {
         self.blocks.iter().filter(|b| b.is_content())
@@ -178,7 +252,10 @@ pub fn open_article(
             domain: item.domain.clone(),
             item,
             blocks: Vec::new(),
-            summary: Some(summary),
+            feed_text: Some(FeedText {
+                text: summary,
+                because: FeedTextBecause::NoPage,
+            }),
             branch: None,
             deciding_node: None,
             images: Vec::new(),
@@ -207,7 +284,7 @@ pub fn open_article(
     let images = store.item_images(id)?;
     let base = url::Url::parse(&page.url).ok();
     let markers = list_markers(&ingested.page);
-    let blocks = ingested
+    let blocks: Vec<ArticleBlock> = ingested
         .page
         .blocks
         .iter()
@@ -246,11 +323,12 @@ pub fn open_article(
             }
         })
         .collect();
+    let feed_text = feed_text_over_page(item.summary.as_deref(), &blocks);
     Ok(Some(Article {
         domain: ingested.key.as_ref().map(|k| k.domain.clone()),
         item,
         blocks,
-        summary: None,
+        feed_text,
         branch,
         deciding_node,
         images,
@@ -307,7 +385,7 @@ pub fn article_from_record(
         },
         reason: Reason::Recorded { why },
     };
-    let blocks = blocks
+    let blocks: Vec<ArticleBlock> = blocks
         .into_iter()
         .map(|(b, kind, hash, d)| {
             let label = recorded(b.content, b.reason);
@@ -352,9 +430,9 @@ pub fn article_from_record(
     Ok(Article {
         domain: item.domain.clone(),
         images: store.item_images(item.id)?,
+        feed_text: feed_text_over_page(item.summary.as_deref(), &blocks),
         item,
         blocks,
-        summary: None,
         branch,
         deciding_node,
         method,
@@ -434,7 +512,7 @@ said the quay would stay open all winter for {name} boats.</p>
         let mut out = vec![format!(
             "{:?} {:?} {:?} {:?} {:?} {}",
             article.item,
-            article.summary,
+            article.feed_text,
             article.domain,
             article.deciding_node,
             article.images,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::server::{Reply, Server, rss};
+use common::server::{Reply, Server, article, rss};
 use common::{must, pith};
 use pith::store::{ItemFilter, Store};
 
@@ -137,6 +137,91 @@ fn a_feeds_whole_post_beside_its_excerpt_overrules_the_page() {
         );
     }
     assert!(!ferry.contains("Get every story"), "{ferry}");
+}
+
+/// A page whose article a script draws holds none of it: the reader shows the feed's whole post
+/// in its place, says so, and keeps the page's blocks for the inspector. A page that holds the
+/// article is shown as it is beside the same post.
+#[test]
+fn the_feeds_whole_post_stands_in_for_a_page_that_holds_little_of_it() {
+    let server = Server::start();
+    let r = &server.routes;
+    let (drawn, served) = (story("tram"), story("canal"));
+    let entries: Vec<(String, String, String)> = [("Tram", &drawn), ("Canal", &served)]
+        .iter()
+        .map(|(name, lines)| {
+            let mut post: String = lines.iter().map(|l| format!("<p>{l}.</p>")).collect();
+            if *name == "Tram" {
+                post.push_str("<p>Engineers replaced every pantograph on the line.</p>");
+            }
+            (
+                format!("{name} timetable"),
+                server.url(&format!("/news/{}.html", name.to_lowercase())),
+                post.replace('<', "&lt;").replace('>', "&gt;"),
+            )
+        })
+        .collect();
+    r.set(
+        "/feed.xml",
+        Reply::ok("application/rss+xml", rss("News", &entries)),
+    );
+    r.set(
+        "/news/tram.html",
+        Reply::ok(
+            "text/html",
+            "<!doctype html><html><head><title>Tram timetable</title></head><body>\
+             <div id=\"app\">Loading…</div><footer><p>Copyright The Loopback Gazette, all \
+             rights reserved, terms of use and privacy policy apply.</p></footer>\
+             <script src=\"/app.js\"></script></body></html>",
+        ),
+    );
+    let refs: Vec<&str> = served.iter().map(String::as_str).collect();
+    r.set(
+        "/news/canal.html",
+        Reply::ok("text/html", article("Canal timetable", &refs, None)),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    must(pith(&db, &["add", &server.url("/feed.xml")]), "add");
+    let items = Store::open(&db)
+        .unwrap()
+        .items(&ItemFilter::default())
+        .unwrap();
+    let id_of = |path: &str| {
+        items
+            .iter()
+            .find(|i| i.link.ends_with(path))
+            .map(|i| i.id.to_string())
+            .expect("item")
+    };
+    let tram = must(pith(&db, &["read", &id_of("/news/tram.html")]), "read");
+    assert!(
+        tram.contains("pith found little of the article on its page"),
+        "{tram}"
+    );
+    for n in 0..9 {
+        assert!(
+            tram.contains(&format!("Line {n} of the tram story")),
+            "{tram}"
+        );
+    }
+    assert!(!tram.contains("Copyright"), "{tram}");
+    // The page's blocks are still there to inspect, after the feed's text.
+    let blocks = must(
+        pith(&db, &["read", "--blocks", &id_of("/news/tram.html")]),
+        "read",
+    );
+    assert!(
+        blocks.contains("Copyright The Loopback Gazette"),
+        "{blocks}"
+    );
+    let canal = must(pith(&db, &["read", &id_of("/news/canal.html")]), "read");
+    assert!(!canal.contains("pith found little"), "{canal}");
+    assert!(canal.contains("Line 8 of the canal story"), "{canal}");
+    // A search finds what the reader shows, with a passage of it.
+    let found = must(pith(&db, &["search", "pantograph"]), "search");
+    assert!(found.contains("Tram timetable"), "{found}");
+    assert!(found.contains("pantograph"), "{found}");
 }
 
 /// A page that failed under one feed and is completed by another feed's retry is classified

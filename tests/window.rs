@@ -810,3 +810,46 @@ fn keys_move_past_the_first_page_of_the_list() {
     assert_eq!(h.state().selected, Some(total - 1));
     assert_ne!(h.state().status.as_deref(), Some("No unread items left."));
 }
+
+/// A page whose article a script draws holds nothing pith can keep: the reading pane shows the
+/// feed's whole post in its place, under a notice that says so, and the inspector still shows
+/// the page's own blocks.
+#[test]
+fn the_feeds_whole_post_stands_in_for_a_page_that_holds_little_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    let title = "Tram timetable agreed";
+    let post: String = (0..9)
+        .map(|n| {
+            format!(
+                "<p>Line {n} of the tram story reports how the new timetable was agreed and \
+                 what it changes for commuters.</p>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<!doctype html><html><head><title>{title}</title></head><body><div id=app>\
+         Loading…</div><footer><p>Copyright The Example News, all rights reserved, terms of \
+         use and privacy policy apply.</p></footer></body></html>"
+    );
+    fx::build_article_with_entry_text(
+        &db,
+        "https://www.examplenews.com/city/2026/tram",
+        title,
+        &html,
+        Some(&post),
+    );
+    let mut h = harness(&db);
+    settle(&mut h);
+    h.get_by_label(title).click();
+    settle(&mut h);
+    assert!(has_label_containing(
+        &h,
+        "pith found little of the article on its page"
+    ));
+    assert!(has_label_containing(&h, "Line 8 of the tram story"));
+    assert!(!has_label_containing(&h, "Copyright The Example News"));
+    h.key_press(egui::Key::I);
+    settle(&mut h);
+    assert!(has_label_containing(&h, "Copyright The Example News"));
+}

@@ -214,13 +214,15 @@ impl Store {
 impl Store {
     /// An item's search text as it was indexed: its record's content blocks (what
     /// `classify::content_text` made of the page when it arrived), or the text of its feed summary
-    /// when its page could not be fetched. The full-text index keeps no text of its own: a
-    /// snippet and a retitled row are made from this.
+    /// when its page could not be fetched or the summary stands in for it
+    /// ([`super::entry_stands_in`]). The full-text index keeps no text of its own: a snippet and a
+    /// retitled row are made from this.
     pub fn item_search_text(&self, id: ItemId) -> Result<String, StoreError> {
         let blocks = self.item_blocks(id)?;
+        let summary =
+            || -> Result<Option<String>, StoreError> { Ok(self.item(id)?.and_then(|i| i.summary)) };
         if blocks.is_empty() {
-            let summary = self.item(id)?.and_then(|i| i.summary);
-            return Ok(summary
+            return Ok(summary()?
                 .as_deref()
                 .map(crate::feeds::html_fragment_text)
                 .unwrap_or_default());
@@ -231,6 +233,12 @@ impl Store {
                 out.push('\n');
             }
             out.push_str(&block.text);
+        }
+        let kept = super::boilerpipe::count_words(&out);
+        if let Some(entry) = summary()?
+            && super::entry_stands_in(&entry, kept).is_some()
+        {
+            return Ok(crate::feeds::html_fragment_text(&entry));
         }
         Ok(out)
     }

@@ -269,6 +269,23 @@ pub fn apply_pins(
     }
 }
 
+/// Share of a feed entry's text under which what pith kept of the page has missed the article
+/// (see [`entry_stands_in`]).
+const PAGE_HOLDS_LITTLE: u32 = 5;
+
+/// Whether a feed entry's own text (`entry_text`, HTML or plain) stands in for a page of which
+/// pith kept `kept_words` words: the entry is an article at length
+/// ([`page_level::FULL_TEXT_ENTRY_WORDS`]) and the page's content under a fifth of it, so the page
+/// did not hold the article where pith could find it (a script draws it, a wall hides it, or the
+/// extraction failed). Returns the entry's words when it does. The reader shows that text in the
+/// page's place, and the full-text index holds it, so that a search finds what the reader shows.
+pub fn entry_stands_in(entry_text: &str, kept_words: u32) -> Option<u32> {
+    let entry_words = crate::page::fragment_words(entry_text);
+    (entry_words >= page_level::FULL_TEXT_ENTRY_WORDS as u32
+        && kept_words.saturating_mul(PAGE_HOLDS_LITTLE) < entry_words)
+        .then_some(entry_words)
+}
+
 /// The clean text of a page: its content text blocks in order, one per line (images carry no text).
 pub fn content_text(page: &Page, labels: &[Label]) -> String {
     let mut out = String::new();

@@ -56,6 +56,11 @@ pub fn is_headline(label: &Label) -> bool {
 /// ([`lede`]).
 pub const LEDE: &str = "the article's opening, between its headline and the container";
 
+/// Words from which a feed entry's own text is the article at length, not its summary: shorter,
+/// it says too little about where the article lives to overrule the page (and a reader does not
+/// show it in place of the page).
+pub const FULL_TEXT_ENTRY_WORDS: usize = 150;
+
 /// A container whose prose holds fewer words than this does not stand out: the page falls back
 /// to keeping its long low-link blocks.
 const MIN_CONTAINER_WORDS: u32 = 25;

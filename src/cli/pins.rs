@@ -17,7 +17,7 @@ pub fn pin(db: Option<PathBuf>, item_id: i64, position: u32, verdict: PinVerdict
     let mut store = open_store(db)?;
     let article = reading::open_article(&store, &engine()?, item_id)?
         .with_context(|| format!("no item {item_id} (see `pith items`)"))?;
-    if article.summary.is_some() {
+    if !article.has_page() {
         bail!("item {item_id} has no stored page (it could not be fetched), so no blocks to pin");
     }
     let domain = article

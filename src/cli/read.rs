@@ -24,8 +24,9 @@ pub fn read(db: Option<PathBuf>, id: i64, show_blocks: bool) -> Result<()> {
     Ok(())
 }
 
-/// The title, the address, the feed's summary when the page is missing, then the content blocks
-/// as plain text (or every block, numbered, with its verdict and reason).
+/// The title, the address, then the content blocks as plain text (or every block, numbered, with
+/// its verdict and reason); the feed's text in their place when the page is missing or holds
+/// little of the article (and before every block, with `show_blocks`).
 fn print_article(
     out: &mut impl Write,
     article: &Article,
@@ -39,14 +40,15 @@ fn print_article(
         item.response_url.as_deref().unwrap_or(&item.link)
     )?;
     writeln!(out)?;
-    if let Some(summary) = &article.summary {
-        if let Some(err) = &item.fetch_error {
-            writeln!(
-                out,
-                "(the page could not be fetched: {err}; the feed's summary follows)\n"
-            )?;
+    if let Some(feed) = &article.feed_text {
+        if let Some(notice) = reading::feed_text_notice(item, feed.because) {
+            writeln!(out, "({notice})\n")?;
         }
-        writeln!(out, "{summary}")?;
+        writeln!(out, "{}", feed.text)?;
+        if !show_blocks {
+            return Ok(());
+        }
+        writeln!(out)?;
     }
     let mut printed_content = false;
     for block in &article.blocks {

@@ -33,7 +33,7 @@ pub fn tree(db: Option<PathBuf>, request: &Request<'_>) -> Result<()> {
         Some(id) => {
             let article = reading::open_article(&store, &engine()?, id)?
                 .with_context(|| format!("no item {id} (see `pith items`)"))?;
-            if article.summary.is_some() {
+            if !article.has_page() {
                 bail!("item {id} has no stored page (it could not be fetched), so no branch");
             }
             if let Some(b) = &article.branch {

@@ -484,6 +484,24 @@ fn evidence_text(cx: &Cx<'_>, work: &EntryWork<'_>) -> Result<Option<String>, Re
     Ok(work.entry.summary.clone())
 }
 
+/// The text the full-text index holds for a classified page: its content, or the feed's text
+/// when that stands in for the page ([`classify::entry_stands_in`]), as the reader then shows it.
+fn indexed_text(
+    cx: &Cx<'_>,
+    work: &EntryWork<'_>,
+    page: &crate::page::Page,
+    labels: &[classify::Label],
+) -> Result<String, RefreshError> {
+    let text = classify::content_text(page, labels);
+    let kept = classify::boilerpipe::count_words(&text);
+    Ok(match evidence_text(cx, work)? {
+        Some(entry) if classify::entry_stands_in(&entry, kept).is_some() => {
+            crate::feeds::html_fragment_text(&entry)
+        }
+        _ => text,
+    })
+}
+
 /// Classifies a page in its tree (parsing it again when it was staged) and gathers what its item
 /// stores: the labelled blocks, the clean text, and the content images it names.
 pub(super) fn classify(
@@ -519,7 +537,7 @@ pub(super) fn classify(
         }
     };
     let labels = engine.classify(&*cx.db()?, &ingested, Method::default_method())?;
-    let text = classify::content_text(&ingested.page, &labels);
+    let text = indexed_text(cx, work, &ingested.page, &labels)?;
     let page_level = Some(ingested.page_level.labels.as_slice());
     let blocks = classify::labelled::encode(&ingested.page, Some(&page.url), &labels, page_level);
     let mut images = Vec::new();

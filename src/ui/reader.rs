@@ -63,21 +63,19 @@ pub fn show(
     }
     ui.add_space(size);
 
-    if let Some(summary) = &article.summary {
-        if let Some(err) = &item.fetch_error {
+    if let Some(feed) = &article.feed_text {
+        if let Some(notice) = crate::reading::feed_text_notice(item, feed.because) {
             ui.label(
-                egui::RichText::new(format!(
-                    "The page could not be fetched ({err}); the feed's summary follows."
-                ))
-                .italics()
-                .color(ui.visuals().warn_fg_color),
+                egui::RichText::new(notice)
+                    .italics()
+                    .color(ui.visuals().warn_fg_color),
             );
             ui.add_space(size * 0.5);
         }
         let text = ui.visuals().text_color();
         paragraph(
             ui,
-            summary,
+            &feed.text,
             &[],
             FontId::proportional(size),
             text,

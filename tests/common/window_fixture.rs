@@ -271,6 +271,18 @@ pub fn add_bulk_items(path: &Path, feed: i64, count: usize) {
 /// `title`, run through the real engine (alone in its site's tree) and stored as a refresh
 /// would. Returns the item's id. For tests that need a page of their own.
 pub fn build_article(path: &Path, url: &str, title: &str, html: &str) -> i64 {
+    build_article_with_entry_text(path, url, title, html, None)
+}
+
+/// [`build_article`] with the feed entry's own text (`summary`, HTML), as the refresh stores it
+/// and reading takes it as evidence.
+pub fn build_article_with_entry_text(
+    path: &Path,
+    url: &str,
+    title: &str,
+    html: &str,
+    summary: Option<&str>,
+) -> i64 {
     let mut store = Store::open(path).expect("open store");
     let engine = Engine::default();
     let now = 1_790_000_000;
@@ -292,7 +304,7 @@ pub fn build_article(path: &Path, url: &str, title: &str, html: &str) -> i64 {
         url: Some(url),
         title: Some(title),
         time: now,
-        entry_text: None,
+        entry_text: summary,
     };
     let ingested = engine.ingest(&mut store, &doc).expect("ingest");
     let labels = engine
@@ -311,7 +323,7 @@ pub fn build_article(path: &Path, url: &str, title: &str, html: &str) -> i64 {
             &NewItem {
                 link: url,
                 title,
-                summary: None,
+                summary,
                 published: Some(now),
                 added: now,
             },

@@ -70,12 +70,8 @@ pub(super) fn entry_body(entry_text: &str) -> Option<DeclaredBody> {
     } else {
         entry_text.to_owned()
     };
-    DeclaredBody::from_text(&text, MIN_ENTRY_WORDS)
+    DeclaredBody::from_text(&text, super::FULL_TEXT_ENTRY_WORDS)
 }
-
-/// A feed entry's text shorter than this (in words) is a summary, not the article: it says too
-/// little about where the article lives to overrule the page.
-const MIN_ENTRY_WORDS: usize = 150;
 
 /// Schema.org types of an article.
 const ARTICLE_TYPES: &[&str] = &[
