@@ -216,19 +216,22 @@ pub fn parse_page(bytes: &[u8], declared_charset: Option<&str>, base_url: Option
 
 /// Parses already decoded HTML and cuts it into blocks (see [`parse_page`]).
 ///
-/// A page that shows next to no text while a `<noscript>` holds much markup is read as a
-/// browser without JavaScript shows it (forum software such as Discourse serves its posts that
-/// way, and draws them with script otherwise); the reading with more prose wins.
+/// A page that shows next to no text is read again: with a damaged capture's runaway `<title>`
+/// closed, or its runaway `<script>` start tag dropped; and, when a `<noscript>` holds much
+/// markup, as a browser without JavaScript shows it (forum software such as Discourse serves its
+/// posts that way, and draws them with script otherwise). The reading with more prose wins.
 pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
     let page = page_from_dom(Dom::parse(html), base_url);
     let shown = prose_words(&page);
     if shown >= LITTLE_PROSE_WORDS {
         return page;
     }
-    if let Some(repaired) = close_runaway_title(html) {
-        let closed = page_from_dom(Dom::parse(&repaired), base_url);
-        if prose_words(&closed) > shown {
-            return closed;
+    for repair in [close_runaway_title, drop_runaway_script_tag] {
+        if let Some(repaired) = repair(html) {
+            let closed = page_from_dom(Dom::parse(&repaired), base_url);
+            if prose_words(&closed) > shown {
+                return closed;
+            }
         }
     }
     if !has_noscript_content(&page.dom) {
@@ -283,6 +286,81 @@ fn close_runaway_title(html: &str) -> Option<String> {
     repaired.push_str("</title>");
     repaired.push_str(&rest[markup..]);
     Some(repaired)
+}
+
+/// A `<script>` start tag one of whose quoted attribute values runs over a `</script>` is a
+/// damaged capture's (`<script src="/te.backgroundColor='yellow'; … </script>`, a file name
+/// spliced into the code of the script after it): the value runs on to the next quote, the tag to
+/// the next `>`, and the script to the next `</script>` after that, swallowing the page between.
+/// Returns the page without the damaged tag, up to the end of the `</script>` inside its value
+/// (where the script it was spliced into ended), so that the rest reads as the page's author
+/// wrote it.
+fn drop_runaway_script_tag(html: &str) -> Option<String> {
+    let mut from = 0;
+    while let Some(found) = find_ascii_ci(&html[from..], "<script") {
+        let start = from + found;
+        let name_end = start + "<script".len();
+        let tag = &html[name_end..];
+        // `<scripts>` or `<script-x>` is another element.
+        if !tag
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_whitespace() || matches!(b, b'/' | b'>'))
+        {
+            from = name_end;
+            continue;
+        }
+        match scan_start_tag(tag) {
+            StartTag::Runaway(end) => {
+                let mut repaired = String::with_capacity(html.len());
+                repaired.push_str(&html[..start]);
+                repaired.push_str(&html[name_end + end..]);
+                return Some(repaired);
+            }
+            // The search goes on after the tag: a `<script` inside its values is no tag.
+            StartTag::Ends(end) => from = name_end + end,
+            // A value never closed swallows the rest of the page: no tag follows.
+            StartTag::Unterminated => return None,
+        }
+    }
+    None
+}
+
+/// What [`scan_start_tag`] found of a start tag's attributes.
+enum StartTag {
+    /// A quoted value holds a `</script …>`: the offset just past it.
+    Runaway(usize),
+    /// The tag ends before the offset given, its values whole.
+    Ends(usize),
+    /// A quoted value, or the tag, runs to the end of the page.
+    Unterminated,
+}
+
+/// Reads the attributes of a start tag (`tag` begins after its name) as the tokenizer does,
+/// quoted values whole, up to the `>` that ends the tag.
+fn scan_start_tag(tag: &str) -> StartTag {
+    let bytes = tag.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'>' => return StartTag::Ends(i + 1),
+            quote @ (b'"' | b'\'') => {
+                let value_start = i + 1;
+                let Some(value_len) = tag[value_start..].find(quote as char) else {
+                    return StartTag::Unterminated;
+                };
+                let value = &tag[value_start..value_start + value_len];
+                if let Some(close) = find_ascii_ci(value, "</script")
+                    && let Some(close_end) = value[close..].find('>')
+                {
+                    return StartTag::Runaway(value_start + close + close_end + 1);
+                }
+                i = value_start + value_len + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    StartTag::Unterminated
 }
 
 /// Byte offset of the first end tag that closes a title in `html`: `</title` followed by white

@@ -117,6 +117,40 @@ fn a_title_that_is_never_closed_does_not_swallow_the_page() {
 }
 
 #[test]
+fn a_script_tag_whose_value_runs_away_does_not_swallow_the_page() {
+    let story = "<p>The match ended in a draw after a long and tense evening, and the \
+                 manager said his side had deserved more from the game.</p>";
+    // A file name spliced into the script after it: the value runs to the next double quote
+    // (in the body's first attribute), and the script to the last `</script>`.
+    let html = format!(
+        "<html><head><script type=\"text/javascript\" src=\"/te.color='yellow';\n}}\n\
+         //-->\n</script>\n<script>function f(a) {{ a.style.color='red'; }}</script>\
+         </head><body class=\"page\">{}<script src=\"/late.js\"></script></body></html>",
+        story.repeat(6)
+    );
+    let p = page(&html);
+    assert_eq!(p.blocks.len(), 6, "{:?}", texts(&p));
+    // Scripts that are not damaged stay as they are, and so does a page with its prose shown.
+    let fine = page(&format!(
+        "<script src=\"a.js\"></script><script>var s = '</scr' + 'ipt>';</script>{}",
+        story.repeat(2)
+    ));
+    assert_eq!(fine.blocks.len(), 2, "{:?}", texts(&fine));
+    assert_eq!(
+        super::drop_runaway_script_tag("<script src=\"a.js\"></script>"),
+        None
+    );
+    assert_eq!(
+        super::drop_runaway_script_tag("<p>a</p><script src=\"x</script>\">y</script><p>b</p>"),
+        Some("<p>a</p>\">y</script><p>b</p>".to_owned())
+    );
+    assert_eq!(
+        super::drop_runaway_script_tag("<scripts src=\"</script>\">"),
+        None
+    );
+}
+
+#[test]
 fn an_end_tag_that_only_starts_like_the_titles_does_not_close_it() {
     // A damaged template's `</titlevalue="true" -->` is an end tag of another name: a browser's
     // title runs through it, and the page is read again with the title closed.
