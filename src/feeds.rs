@@ -37,7 +37,8 @@ pub struct Entry {
     pub link: Option<String>,
     /// The entry's own text as the feed gives it, often HTML: its content when that says more
     /// than its summary (a blog's whole post beside a one-line excerpt), else the summary. The
-    /// article's page is read against it, and a reader shows it when the page is out of reach.
+    /// article's page is read against it, and a reader shows it when the page is out of reach or
+    /// holds little of the article.
     pub summary: Option<String>,
     /// Publication (or, lacking it, update) time, unix seconds.
     pub published: Option<i64>,
@@ -600,12 +601,12 @@ pub fn opml_export(feeds: &[OpmlFeed]) -> Result<String, OpmlError> {
 /// Of an entry's summary and content, the one that says more: feeds give an excerpt as the
 /// summary and the whole article as the content (RSS's `description` and `content:encoded`,
 /// Atom's `summary` and `content`), and the article is the better evidence and the better
-/// stand-in for a page out of reach. Their text is compared, not their markup; a summary as long
-/// wins.
+/// stand-in for a page out of reach. Their letters are compared, not their markup (a feed's every
+/// entry is weighed on every fetch, seen or not: one pass each, no parse); a summary as long wins.
 fn entry_text(summary: Option<String>, content: Option<String>) -> Option<String> {
     match (summary, content) {
         (Some(summary), Some(content)) => {
-            if crate::page::fragment_words(&content) > crate::page::fragment_words(&summary) {
+            if crate::page::fragment_letters(&content) > crate::page::fragment_letters(&summary) {
                 Some(content)
             } else {
                 Some(summary)

@@ -255,6 +255,22 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
     }
 }
 
+/// Letters and digits of an HTML fragment outside its tags, in one pass and without a parse: how
+/// much a fragment says, and a bound on its [`fragment_words`] (every word holds one at least).
+pub fn fragment_letters(html: &str) -> usize {
+    let mut in_tag = false;
+    let mut letters = 0;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag && c.is_alphanumeric() => letters += 1,
+            _ => {}
+        }
+    }
+    letters
+}
+
 /// Words of the text of an HTML fragment (a feed entry's summary or content; plain text is a
 /// fragment too), counted as a page's blocks count them.
 pub fn fragment_words(html: &str) -> u32 {
@@ -336,15 +352,24 @@ enum StartTag {
     Unterminated,
 }
 
-/// Reads the attributes of a start tag (`tag` begins after its name) as the tokenizer does,
-/// quoted values whole, up to the `>` that ends the tag.
+/// Reads the attributes of a start tag (`tag` begins after its name) as the tokenizer does: a
+/// value is quoted when a quote follows its `=` (white space between), and runs whole to the
+/// same quote; any other quote is a character of a name or of an unquoted value. The tag ends at
+/// the first `>` outside a quoted value.
 fn scan_start_tag(tag: &str) -> StartTag {
     let bytes = tag.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
             b'>' => return StartTag::Ends(i + 1),
-            quote @ (b'"' | b'\'') => {
+            b'=' => {
+                i += 1;
+                while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+                    i += 1;
+                }
+                let Some(&quote @ (b'"' | b'\'')) = bytes.get(i) else {
+                    continue;
+                };
                 let value_start = i + 1;
                 let Some(value_len) = tag[value_start..].find(quote as char) else {
                     return StartTag::Unterminated;

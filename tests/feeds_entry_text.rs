@@ -137,6 +137,8 @@ fn a_feeds_whole_post_beside_its_excerpt_overrules_the_page() {
         );
     }
     assert!(!ferry.contains("Get every story"), "{ferry}");
+    // The page's own blocks tell it, as evidence: the feed's text does not stand in for it.
+    assert!(!ferry.contains("pith found little"), "{ferry}");
 }
 
 /// A page whose article a script draws holds none of it: the reader shows the feed's whole post

@@ -212,11 +212,13 @@ impl Store {
 }
 
 impl Store {
-    /// An item's search text as it was indexed: its record's content blocks (what
-    /// `classify::content_text` made of the page when it arrived), or the text of its feed summary
-    /// when its page could not be fetched or the summary stands in for it
+    /// An item's search text as it is indexed: its record's content blocks (what
+    /// `classify::content_text` made of the page when it arrived, before any pin), or the text of
+    /// its feed summary when its page could not be fetched or the summary stands in for it
     /// ([`super::entry_stands_in`]). The full-text index keeps no text of its own: a snippet and a
-    /// retitled row are made from this.
+    /// retitled row are made from this. (An item stored before the summary could stand in was
+    /// indexed with its page's text: such a row still finds the page's words, and its passage is
+    /// the summary's.)
     pub fn item_search_text(&self, id: ItemId) -> Result<String, StoreError> {
         let blocks = self.item_blocks(id)?;
         let summary =

@@ -280,6 +280,11 @@ const PAGE_HOLDS_LITTLE: u32 = 5;
 /// extraction failed). Returns the entry's words when it does. The reader shows that text in the
 /// page's place, and the full-text index holds it, so that a search finds what the reader shows.
 pub fn entry_stands_in(entry_text: &str, kept_words: u32) -> Option<u32> {
+    // Most pages keep more than a fifth of any entry's letters: they are spared the parse.
+    let bound = u32::try_from(crate::page::fragment_letters(entry_text)).unwrap_or(u32::MAX);
+    if kept_words.saturating_mul(PAGE_HOLDS_LITTLE) >= bound {
+        return None;
+    }
     let entry_words = crate::page::fragment_words(entry_text);
     (entry_words >= page_level::FULL_TEXT_ENTRY_WORDS as u32
         && kept_words.saturating_mul(PAGE_HOLDS_LITTLE) < entry_words)

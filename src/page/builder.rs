@@ -444,7 +444,9 @@ impl BlockBuilder<'_> {
                 }
                 if is_unspaced(c) {
                     // After UNSPACED_WORD_CHARS characters of such a script, the next letter
-                    // starts a word, as after a space (a mark stays with the letter it sits on).
+                    // starts a word, as after a space. A tone mark never starts one; a vowel
+                    // sign may (Rust's letters include most), which moves a cut by a character
+                    // and changes no count.
                     if self.token_unspaced >= UNSPACED_WORD_CHARS && c.is_alphanumeric() {
                         if self.token_has_alnum {
                             self.words += 1;

@@ -91,7 +91,8 @@ pub struct NewArticle<'a> {
     /// The article's record (its blocks with their labels), as the engine encoded it
     /// (`classify::labelled::encode`); kept as it is.
     pub blocks: &'a PageBytes,
-    /// The clean text (for search).
+    /// The text the search index holds: the clean text, or the feed entry's when that stands in
+    /// for a page that holds little of the article.
     pub text: &'a str,
     /// Images kept as content, downloaded now.
     pub images: &'a [NewImage],

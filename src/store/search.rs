@@ -1,8 +1,8 @@
-//! Full-text search over titles and clean article text (or the feed summary when the page could
-//! not be fetched), the queue that feeds the index at each commit, and a hit's snippet. The index
-//! is contentless (schema.sql): it answers which items match and how well, and keeps no text, so
-//! a hit's title is read from `item` and its snippet is cut by [`snippet`] from the text the
-//! caller reads back (the record's content, `Store::item_search_text`).
+//! Full-text search over titles and clean article text (or the feed entry's text when the page
+//! could not be fetched or holds little of the article), the queue that feeds the index at each
+//! commit, and a hit's snippet. The index is contentless (schema.sql): it answers which items
+//! match and how well, and keeps no text, so a hit's title is read from `item` and its snippet is
+//! cut by [`snippet`] from the text the caller reads back (`Store::item_search_text`).
 
 use rusqlite::{Connection, params};
 

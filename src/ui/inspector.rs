@@ -182,8 +182,12 @@ pub fn show(
             }
         });
         ui.separator();
-        if article.blocks.is_empty() {
+        if !article.has_page() {
             ui.label("No page is stored for this item: only the feed's summary.");
+            return;
+        }
+        if article.blocks.is_empty() {
+            ui.label("The stored page has no text at all: a script draws it, or it is empty.");
             return;
         }
         egui::ScrollArea::vertical()

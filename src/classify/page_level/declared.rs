@@ -63,14 +63,15 @@ impl DeclaredBody {
 /// feed) rather than a teaser. HTML is cut into blocks as a page would be, so that markup and
 /// entities never count as words.
 pub(super) fn entry_body(entry_text: &str) -> Option<DeclaredBody> {
-    let text: String = if entry_text.contains('<') {
-        let fragment = crate::page::page_from_html(entry_text, None);
-        let lines: Vec<&str> = fragment.blocks.iter().map(|b| b.text.as_str()).collect();
-        lines.join(" ")
-    } else {
-        entry_text.to_owned()
-    };
-    DeclaredBody::from_text(&text, super::FULL_TEXT_ENTRY_WORDS)
+    let fragment = crate::page::page_from_html(entry_text, None);
+    // Its length in a page's words (a Chinese character one each), as the reader weighs the same
+    // text against a page (`classify::entry_stands_in`).
+    let words: u32 = fragment.blocks.iter().map(|b| b.words).sum();
+    if words < super::FULL_TEXT_ENTRY_WORDS as u32 {
+        return None;
+    }
+    let lines: Vec<&str> = fragment.blocks.iter().map(|b| b.text.as_str()).collect();
+    DeclaredBody::from_text(&lines.join(" "), 1)
 }
 
 /// Schema.org types of an article.
