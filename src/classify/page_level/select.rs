@@ -286,8 +286,12 @@ fn punctuation(text: &str) -> (u32, u32, u32) {
     for c in text.chars() {
         chars += 1;
         match c {
-            ',' | '，' | '、' | '،' => commas += 1,
-            '.' | '!' | '?' | '。' | '！' | '？' => stops += 1,
+            ',' | '，' | '、' | '،' | '፣' | '၊' => commas += 1,
+            // Full stops and question marks of the scripts that have their own: Chinese and
+            // Japanese, Devanagari's danda, Arabic's and Urdu's, Armenian, Ethiopic, Myanmar,
+            // Khmer, Tibetan.
+            '.' | '!' | '?' | '。' | '！' | '？' | '।' | '॥' | '؟' | '۔' | '։' | '።' | '။'
+            | '។' | '།' => stops += 1,
             _ => {}
         }
     }
@@ -803,5 +807,42 @@ mod tests {
         // Chinese, Japanese and Arabic commas and stops count as theirs.
         assert_eq!(punctuation("一，二、三。四！五？"), (10, 2, 3));
         assert_eq!(punctuation("نعم، لا"), (7, 1, 0));
+        // Scripts with full stops of their own: Hindi's danda, Arabic's question mark, Myanmar,
+        // Khmer, Ethiopic, Armenian.
+        assert_eq!(punctuation("हाँ। नहीं॥"), (10, 0, 2));
+        assert_eq!(punctuation("لماذا؟ نعم."), (11, 0, 2));
+        assert_eq!(punctuation("က၊ခ။ ក។ ሀ፣ለ። ա։"), (15, 2, 4));
+    }
+
+    /// On a Hindi page, an English box of the same length does not outscore the article: the
+    /// article's sentences end in dandas, and count as sentences.
+    #[test]
+    fn sentences_ending_in_a_danda_score_as_sentences() {
+        let hindi = [
+            "नगर परिषद ने मंगलवार को उत्तरी उपनगरों तक ट्राम लाइन बढ़ाने के लिए मतदान किया। \
+             इस परियोजना पर दस साल से अधिक समय से बहस हो रही है।",
+            "समर्थकों ने कहा कि विस्तार से यात्रा बीस मिनट कम हो जाएगी। आलोचकों ने चेतावनी दी \
+             कि बजट पहले ही दोगुना हो चुका है।",
+            "मतदान के बाद महापौर ने कहा कि निर्माण अगले वसंत में शुरू होगा। पहली ट्राम चार \
+             साल के भीतर चल सकती है।",
+        ];
+        let english = [
+            "We use cookies to improve your experience. By continuing to browse the site you \
+             agree to our use of cookies.",
+            "Our journalism is supported by readers. Subscribe today and get unlimited access to \
+             every story we publish.",
+            "Download our app to read the news on the go. It is free and available for phones \
+             and tablets.",
+        ];
+        let para =
+            |lines: &[&str]| -> String { lines.iter().map(|l| format!("<p>{l}</p>")).collect() };
+        let html = format!(
+            "<html><body><div class=a1>{}</div><div class=b2>{}</div></body></html>",
+            para(&hindi),
+            para(&english)
+        );
+        let page = page_from_html(&html, None);
+        let score = |i: usize| super::paragraph_score(&page.blocks[i]);
+        assert!(score(0) > score(3), "{} {}", score(0), score(3));
     }
 }
