@@ -36,6 +36,33 @@ fn story(topic: &str) -> Vec<String> {
         .collect()
 }
 
+/// Subscribes a fresh database to the server's `/feed.xml` (a refresh of its entries and their
+/// pages); returns the database's directory and path, and a function from a page's path to its
+/// item's id.
+fn subscribe(
+    server: &Server,
+) -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    impl Fn(&str) -> String,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pith.db");
+    must(pith(&db, &["add", &server.url("/feed.xml")]), "add");
+    let items = Store::open(&db)
+        .unwrap()
+        .items(&ItemFilter::default())
+        .unwrap();
+    let id_of = move |path: &str| {
+        items
+            .iter()
+            .find(|i| i.link.ends_with(path))
+            .map(|i| i.id.to_string())
+            .unwrap_or_else(|| panic!("no item for {path} in {items:?}"))
+    };
+    (dir, db, id_of)
+}
+
 #[test]
 fn a_full_text_entry_overrules_the_page_and_a_summary_does_not() {
     let server = Server::start();
@@ -65,21 +92,7 @@ fn a_full_text_entry_overrules_the_page_and_a_summary_does_not() {
         "/news/airport.html",
         Reply::ok("text/html", trap_page("Airport timetable", &short)),
     );
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("pith.db");
-    must(pith(&db, &["add", &server.url("/feed.xml")]), "add");
-    let items = Store::open(&db)
-        .unwrap()
-        .items(&ItemFilter::default())
-        .unwrap();
-    assert_eq!(items.len(), 2, "{items:?}");
-    let id_of = |path: &str| {
-        items
-            .iter()
-            .find(|i| i.link.ends_with(path))
-            .map(|i| i.id.to_string())
-            .expect("item")
-    };
+    let (_dir, db, id_of) = subscribe(&server);
     let harbour = must(pith(&db, &["read", &id_of("/news/harbour.html")]), "read");
     for n in 0..9 {
         assert!(
@@ -121,15 +134,8 @@ fn a_feeds_whole_post_beside_its_excerpt_overrules_the_page() {
         "/news/ferry.html",
         Reply::ok("text/html", trap_page("Ferry timetable", &lines)),
     );
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("pith.db");
-    must(pith(&db, &["add", &server.url("/feed.xml")]), "add");
-    let items = Store::open(&db)
-        .unwrap()
-        .items(&ItemFilter::default())
-        .unwrap();
-    assert_eq!(items.len(), 1, "{items:?}");
-    let ferry = must(pith(&db, &["read", &items[0].id.to_string()]), "read");
+    let (_dir, db, id_of) = subscribe(&server);
+    let ferry = must(pith(&db, &["read", &id_of("/news/ferry.html")]), "read");
     for n in 0..9 {
         assert!(
             ferry.contains(&format!("Line {n} of the ferry story")),
@@ -182,20 +188,7 @@ fn the_feeds_whole_post_stands_in_for_a_page_that_holds_little_of_it() {
         "/news/canal.html",
         Reply::ok("text/html", article("Canal timetable", &refs, None)),
     );
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("pith.db");
-    must(pith(&db, &["add", &server.url("/feed.xml")]), "add");
-    let items = Store::open(&db)
-        .unwrap()
-        .items(&ItemFilter::default())
-        .unwrap();
-    let id_of = |path: &str| {
-        items
-            .iter()
-            .find(|i| i.link.ends_with(path))
-            .map(|i| i.id.to_string())
-            .expect("item")
-    };
+    let (_dir, db, id_of) = subscribe(&server);
     let tram = must(pith(&db, &["read", &id_of("/news/tram.html")]), "read");
     assert!(
         tram.contains("pith found little of the article on its page"),
