@@ -51,6 +51,11 @@ pub const MAX_BLOCK_CHARS: usize = 100_000;
 /// leading `…/`. Paths are compared between pages of a site, so only the innermost part matters.
 pub const MAX_TAG_PATH_ELEMENTS: usize = 64;
 
+/// The most bytes of a page's `<style>` sheets read for the classes they hide at a reader's
+/// width (a page builder's sheets run to a few hundred kilobytes); the sheets past it are not
+/// read, and what they hide shows.
+pub const MAX_STYLE_BYTES: usize = 2 * 1024 * 1024;
+
 // Fetching: what one feed, page or image may cost. Servers are strangers; a feed that never ends,
 // a page of gigabytes or a redirect chain without end must fail that one fetch with a clear error,
 // not stall or exhaust the reader. These numbers are stated in README.md.

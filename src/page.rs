@@ -5,6 +5,7 @@ mod builder;
 mod elements;
 mod images;
 pub mod markup;
+mod styles;
 
 use md5::{Digest, Md5};
 use url::Url;

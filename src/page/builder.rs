@@ -7,6 +7,7 @@ use url::Url;
 
 use super::elements::*;
 use super::images::*;
+use super::styles::HiddenClasses;
 use super::{Block, BlockKind, Declarations, ImageInfo, hash_image, hash_text};
 use crate::dom::{Dom, Edge, NodeId};
 use crate::limits::{MAX_BLOCK_CHARS, MAX_BLOCKS, MAX_TAG_PATH_ELEMENTS};
@@ -60,6 +61,8 @@ pub(super) struct BlockBuilder<'a> {
     suppress: u32,
     /// `<noscript>` contents are page text (the DOM was parsed without scripting).
     noscript_visible: bool,
+    /// The classes the page's style sheets hide at a reader's width.
+    hidden_classes: HiddenClasses,
     /// The declarations met.
     declared: Declarations,
     // The block being gathered.
@@ -98,6 +101,7 @@ impl<'a> BlockBuilder<'a> {
             pre: 0,
             suppress: 0,
             noscript_visible: false,
+            hidden_classes: HiddenClasses::of(dom),
             declared: Declarations::default(),
             text: String::new(),
             chars: 0,
@@ -195,7 +199,10 @@ impl<'a> BlockBuilder<'a> {
         }
         self.note_declaration(id, name);
         let shown_noscript = self.noscript_visible && *name == local_name!("noscript");
-        if (is_skipped(name) && !shown_noscript) || is_hidden(dom, id, name) {
+        if (is_skipped(name) && !shown_noscript)
+            || is_hidden(dom, id, name)
+            || self.hidden_classes.hide(dom, id)
+        {
             self.frames.push(skip);
             return false;
         }

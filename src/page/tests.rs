@@ -150,6 +150,32 @@ fn a_script_tag_whose_value_runs_away_does_not_swallow_the_page() {
     );
 }
 
+/// A site builder renders a section once per screen size and lets its style sheet show one: the
+/// page reads as a desktop browser shows it, the article once.
+#[test]
+fn a_breakpoints_copies_that_the_sheet_hides_at_a_readers_width_are_hidden() {
+    let variant = |hidden: &str, size: &str| {
+        format!(
+            "<div class=\"ssr-variant {hidden}\"><h1>Title</h1><p>The {size} copy of the \
+             article's paragraph.</p></div>"
+        )
+    };
+    let html = format!(
+        "<html><head><style>@media (min-width: 1200px) {{ .hidden-desk {{ display: none \
+         !important }} }} @media (min-width: 810px) and (max-width: 1199px) {{ .hidden-tab \
+         {{ display: none }} }} @media (max-width: 809px) {{ .hidden-phone {{ display: none }} \
+         }}</style></head><body>{}{}{}</body></html>",
+        variant("hidden-tab hidden-phone", "desktop"),
+        variant("hidden-desk hidden-phone", "tablet"),
+        variant("hidden-desk hidden-tab", "phone"),
+    );
+    let p = page(&html);
+    assert_eq!(
+        texts(&p),
+        ["Title", "The desktop copy of the article's paragraph."]
+    );
+}
+
 #[test]
 fn an_end_tag_that_only_starts_like_the_titles_does_not_close_it() {
     // A damaged template's `</titlevalue="true" -->` is an end tag of another name: a browser's
