@@ -52,8 +52,8 @@ pub const MAX_BLOCK_CHARS: usize = 100_000;
 pub const MAX_TAG_PATH_ELEMENTS: usize = 64;
 
 /// The most bytes of a page's `<style>` sheets read for the classes they hide at a reader's
-/// width (a page builder's sheets run to a few hundred kilobytes); the sheets past it are not
-/// read, and what they hide shows.
+/// width (a page builder's sheets run to a few hundred kilobytes): a sheet that would pass the
+/// bound is not read (what it hides shows), and smaller sheets after it still are.
 pub const MAX_STYLE_BYTES: usize = 2 * 1024 * 1024;
 
 // Fetching: what one feed, page or image may cost. Servers are strangers; a feed that never ends,

@@ -12,8 +12,10 @@
 //!
 //! Choices where the paper is silent or inconsistent, and why:
 //! - Subtrees that show no text are not part of the tree at all: what the block builder skips
-//!   (`<script>`, `<style>`, media, `<svg>`…) and hidden elements; the paper's `innerText`
-//!   leaves them out too. Words are counted as the block builder counts them.
+//!   (`<script>`, `<style>`, media, `<svg>`…) and elements hidden by their own markup; the
+//!   paper's `innerText` leaves them out too (what a page's style sheets hide at a given width,
+//!   which the block builder also reads, is not: this baseline does not read the sheets). Words
+//!   are counted as the block builder counts them.
 //! - White-space-only text nodes are not children: a browser keeps them, but they are layout
 //!   noise that would give almost every element "more than two children". A node's children are
 //!   its element children and its text children with visible text; a leaf has none.

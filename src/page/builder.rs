@@ -201,7 +201,10 @@ impl<'a> BlockBuilder<'a> {
         let shown_noscript = self.noscript_visible && *name == local_name!("noscript");
         if (is_skipped(name) && !shown_noscript)
             || is_hidden(dom, id, name)
-            || self.hidden_classes.hide(dom, id)
+            || (!matches!(
+                *name,
+                local_name!("html") | local_name!("head") | local_name!("body")
+            ) && self.hidden_classes.hide(dom, id))
         {
             self.frames.push(skip);
             return false;

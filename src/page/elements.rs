@@ -197,8 +197,10 @@ pub(super) fn own_kind(name: &LocalName) -> BlockKind {
     }
 }
 
-/// True for elements a browser hides (see [`is_hidden`]), for classifiers that walk the DOM
-/// themselves and must leave out what the block builder leaves out.
+/// True for elements a browser hides by their own markup (see [`is_hidden`]), for classifiers
+/// that walk the DOM themselves. What the page's style sheets hide at a reader's width the block
+/// builder also leaves out (`styles::HiddenClasses`); this test does not read the sheets, so a
+/// paper baseline walking the DOM still sees a site builder's copies of a section.
 pub(crate) fn is_hidden_element(dom: &Dom, id: NodeId) -> bool {
     dom.local_name(id)
         .is_some_and(|name| is_hidden(dom, id, name))

@@ -3,11 +3,15 @@
 //! a section (`class="ssr-variant hidden-bnz77l"`) with `@media (min-width: 1200px) {
 //! .hidden-bnz77l { display: none } }` beside it, so that the markup holds the article two or
 //! three times and a browser shows it once. pith reads the page as a browser of a desktop width
-//! ([`READER_WIDTH`]) does: a class that a media query matching that width hides, alone as a
-//! selector, hides its elements. Only `<style>` elements are read (a linked sheet is not fetched),
-//! and only rules this plain: anything else a sheet says is left to the page's other evidence.
+//! ([`READER_WIDTH`]) does: a class that a top-level media query matching that width sets to
+//! `display: none`, alone as a selector, hides its elements, unless another class of the element
+//! is set to show by a rule that wins over it (`!important`, then the later rule: Bootstrap's
+//! `d-md-none d-xl-block` shows). Only `<style>` elements are read (a linked sheet is not
+//! fetched), and only rules this plain: any other at-rule, selector or media condition (range
+//! syntax, `orientation`, a unitless width, an upper-case `@MEDIA`), and a `display: none` outside
+//! a media query (which a script may toggle), are left to the page's other evidence.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use crate::dom::{Dom, NodeId};
 use crate::limits::MAX_STYLE_BYTES;
@@ -19,55 +23,155 @@ const READER_WIDTH: f32 = 1280.0;
 /// Pixels in an `em` or `rem` of a media query (the browser's default font size).
 const EM_PX: f32 = 16.0;
 
-/// The classes a page's `<style>` sheets hide at [`READER_WIDTH`] through a media query.
+/// How strongly a rule sets a class's `display`: `!important` first, then the later rule (all
+/// the rules read have one class as their selector, so specificity ties).
+type Precedence = (bool, usize);
+
+/// The classes a page's `<style>` sheets hide at [`READER_WIDTH`] through a media query, and
+/// those they set to show, each with the precedence of its strongest rule.
 #[derive(Debug, Default)]
-pub(super) struct HiddenClasses(HashSet<String>);
+pub(super) struct HiddenClasses {
+    hidden: HashMap<String, Precedence>,
+    shown: HashMap<String, Precedence>,
+}
 
 impl HiddenClasses {
-    /// Reads the `<style>` elements of `dom`.
+    /// Reads the `<style>` elements of `dom` that apply to a screen (a `media` attribute, when
+    /// present, must match [`READER_WIDTH`]), up to [`MAX_STYLE_BYTES`] of them in all: a sheet
+    /// that would pass the bound is not read, and the smaller ones after it still are.
     pub fn of(dom: &Dom) -> HiddenClasses {
-        let mut classes = HashSet::new();
+        let mut classes = HiddenClasses::default();
         let mut read = 0;
+        let mut order = 0;
         for id in dom.elements_by_name("style") {
-            let sheet = dom.text_content(id);
-            read += sheet.len();
-            if read > MAX_STYLE_BYTES {
-                break;
+            if dom
+                .attr(id, "media")
+                .is_some_and(|m| !m.trim().is_empty() && !query_matches(m))
+            {
+                continue;
             }
-            hidden_in_sheet(&sheet, &mut classes);
+            let sheet = dom.text_content(id);
+            if read + sheet.len() > MAX_STYLE_BYTES {
+                continue;
+            }
+            read += sheet.len();
+            classes.read_sheet(&sheet, &mut order);
         }
-        HiddenClasses(classes)
+        classes
     }
 
-    /// True when element `id`'s `class` names one of the hidden classes.
+    /// True when element `id` carries a hidden class that no other class of it overrules.
     pub fn hide(&self, dom: &Dom, id: NodeId) -> bool {
-        !self.0.is_empty()
-            && dom
-                .attr(id, "class")
-                .is_some_and(|class| class.split_ascii_whitespace().any(|c| self.0.contains(c)))
+        if self.hidden.is_empty() {
+            return false;
+        }
+        let Some(class) = dom.attr(id, "class") else {
+            return false;
+        };
+        class.split_ascii_whitespace().any(|c| {
+            self.hidden.get(c).is_some_and(|&hiding| {
+                !class
+                    .split_ascii_whitespace()
+                    .any(|d| self.shown.get(d).is_some_and(|&showing| showing > hiding))
+            })
+        })
+    }
+
+    /// Reads one sheet's top-level rules and media blocks; `order` counts the rules read so far,
+    /// in document order.
+    fn read_sheet(&mut self, sheet: &str, order: &mut usize) {
+        let sheet = without_comments(sheet);
+        let mut rest = sheet.as_str();
+        loop {
+            rest = rest.trim_start();
+            let Some(open) = rest.find(['{', ';']) else {
+                return;
+            };
+            // A statement at-rule (`@import …;`, `@charset …;`) or a stray `;`.
+            if rest.as_bytes()[open] == b';' {
+                rest = &rest[open + 1..];
+                continue;
+            }
+            let prelude = rest[..open].trim();
+            let Some(len) = block_len(&rest[open..]) else {
+                return;
+            };
+            let body = &rest[open + 1..open + len - 1];
+            if let Some(query) = prelude.strip_prefix("@media") {
+                if query_matches(query) {
+                    self.read_media_rules(body, order);
+                }
+            } else if !prelude.starts_with('@') {
+                self.read_rule(prelude, body, false, order);
+            }
+            rest = &rest[open + len..];
+        }
+    }
+
+    /// Reads the rules of a matching media block (nested at-rules are passed over whole).
+    fn read_media_rules(&mut self, body: &str, order: &mut usize) {
+        let mut rest = body;
+        while let Some(open) = rest.find('{') {
+            let selectors = rest[..open].trim();
+            let Some(len) = block_len(&rest[open..]) else {
+                return;
+            };
+            if !selectors.starts_with('@') {
+                self.read_rule(selectors, &rest[open + 1..open + len - 1], true, order);
+            }
+            rest = &rest[open + len..];
+        }
+    }
+
+    /// Reads one rule: its lone class selectors are hidden (inside a matching media block only)
+    /// or shown, by the `display` its declarations end on.
+    fn read_rule(
+        &mut self,
+        selectors: &str,
+        declarations: &str,
+        in_media: bool,
+        order: &mut usize,
+    ) {
+        *order += 1;
+        let Some((none, important)) = display_of(declarations) else {
+            return;
+        };
+        let precedence = (important, *order);
+        let table = match (none, in_media) {
+            (true, true) => &mut self.hidden,
+            (true, false) => return,
+            (false, _) => &mut self.shown,
+        };
+        for class in selectors.split(',').filter_map(|s| lone_class(s.trim())) {
+            let entry = table.entry(class.to_owned()).or_insert(precedence);
+            *entry = (*entry).max(precedence);
+        }
     }
 }
 
-/// Adds to `classes` those that `sheet` hides at [`READER_WIDTH`]: the lone class selectors of
-/// rules that say `display: none` inside an `@media` block whose query matches that width.
-fn hidden_in_sheet(sheet: &str, classes: &mut HashSet<String>) {
-    let sheet = without_comments(sheet);
-    let mut rest = sheet.as_str();
-    while let Some(at) = rest.find("@media") {
-        rest = &rest[at + "@media".len()..];
-        let Some(open) = rest.find('{') else {
-            return;
+/// The `display` a rule's declarations end on, as (is it `none`, is it `!important`): an
+/// important declaration wins over one that is not, and of two alike the later.
+fn display_of(declarations: &str) -> Option<(bool, bool)> {
+    let mut best: Option<(bool, bool)> = None;
+    for declaration in declarations.split(';') {
+        let Some((property, value)) = declaration.split_once(':') else {
+            continue;
         };
-        let query = &rest[..open];
-        let Some(len) = block_len(&rest[open..]) else {
-            return;
-        };
-        let body = &rest[open + 1..open + len - 1];
-        if query_matches(query) {
-            hidden_in_rules(body, classes);
+        if !property.trim().eq_ignore_ascii_case("display") {
+            continue;
         }
-        rest = &rest[open + len..];
+        let value = value.trim();
+        let (value, important) = match value.rfind('!') {
+            Some(bang) if value[bang + 1..].trim().eq_ignore_ascii_case("important") => {
+                (value[..bang].trim(), true)
+            }
+            _ => (value, false),
+        };
+        if best.is_none_or(|(_, was_important)| important || !was_important) {
+            best = Some((value.eq_ignore_ascii_case("none"), important));
+        }
     }
+    best
 }
 
 /// The sheet without its `/* … */` comments (an unclosed one runs to the end, as in CSS).
@@ -102,42 +206,6 @@ fn block_len(text: &str) -> Option<usize> {
         }
     }
     None
-}
-
-/// Adds the lone class selectors of the rules in `body` (a media block's content) that say
-/// `display: none`. Nested at-rules are passed over.
-fn hidden_in_rules(body: &str, classes: &mut HashSet<String>) {
-    let mut rest = body;
-    while let Some(open) = rest.find('{') {
-        let selectors = rest[..open].trim();
-        let Some(len) = block_len(&rest[open..]) else {
-            return;
-        };
-        let declarations = &rest[open + 1..open + len - 1];
-        if !selectors.starts_with('@') && says_display_none(declarations) {
-            for selector in selectors.split(',') {
-                if let Some(class) = lone_class(selector.trim()) {
-                    classes.insert(class.to_owned());
-                }
-            }
-        }
-        rest = &rest[open + len..];
-    }
-}
-
-/// True when `declarations` set `display` to `none`.
-fn says_display_none(declarations: &str) -> bool {
-    declarations.split(';').any(|d| {
-        let Some((property, value)) = d.split_once(':') else {
-            return false;
-        };
-        property.trim().eq_ignore_ascii_case("display")
-            && value
-                .trim()
-                .trim_end_matches("!important")
-                .trim()
-                .eq_ignore_ascii_case("none")
-    })
 }
 
 /// The class of a selector that is one class alone (`.hidden-bnz77l`), if it is.
@@ -189,13 +257,19 @@ fn query_matches(list: &str) -> bool {
 fn width_condition_holds(condition: &str) -> Option<bool> {
     let (feature, value) = condition.split_once(':')?;
     let value = value.trim();
+    // Digits and a point only: `inf` and `1e9` are no lengths to a browser.
+    let number = |n: &str| -> Option<f32> {
+        let n = n.trim();
+        let plain = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+        plain.then(|| n.parse().ok()).flatten()
+    };
     let px = if let Some(n) = value.strip_suffix("px") {
-        n.trim().parse::<f32>().ok()?
+        number(n)?
     } else if let Some(n) = value
         .strip_suffix("rem")
         .or_else(|| value.strip_suffix("em"))
     {
-        n.trim().parse::<f32>().ok()? * EM_PX
+        number(n)? * EM_PX
     } else {
         return None;
     };
@@ -211,9 +285,9 @@ mod tests {
     use super::*;
 
     fn hidden(sheet: &str) -> Vec<String> {
-        let mut classes = HashSet::new();
-        hidden_in_sheet(sheet, &mut classes);
-        let mut v: Vec<String> = classes.into_iter().collect();
+        let mut classes = HiddenClasses::default();
+        classes.read_sheet(sheet, &mut 0);
+        let mut v: Vec<String> = classes.hidden.into_keys().collect();
         v.sort();
         v
     }
@@ -233,6 +307,21 @@ mod tests {
     }
 
     #[test]
+    fn the_stronger_rule_decides_a_display() {
+        // Of a rule's declarations, an important one wins, then the later one.
+        assert_eq!(
+            display_of("display: none; display: block"),
+            Some((false, false))
+        );
+        assert_eq!(
+            display_of("display: none !important; display: block"),
+            Some((true, true))
+        );
+        assert_eq!(display_of("display:none!IMPORTANT"), Some((true, true)));
+        assert_eq!(display_of("color: red"), None);
+    }
+
+    #[test]
     fn only_plain_width_queries_and_lone_classes_count() {
         for sheet in [
             "@media print { .x { display: none } }",
@@ -244,6 +333,12 @@ mod tests {
             ".x { display: none }",
             "@media (min-width: 100px) { @supports (display: grid) { .x { display: none } } }",
             "@media (min-width: 100px) { .x { display: none }",
+            // Only top-level media blocks: not inside another at-rule, nor nested in a rule.
+            "@supports not (display: grid) { @media (min-width: 1px) { .x { display: none } } }",
+            ".card { @media (min-width: 1200px) { .x { display: none } } }",
+            // Lengths a browser rejects.
+            "@media (max-width: infpx) { .x { display: none } }",
+            "@media (min-width: 1e2px) { .x { display: none } }",
         ] {
             assert!(hidden(sheet).is_empty(), "{sheet}");
         }

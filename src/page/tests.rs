@@ -176,6 +176,29 @@ fn a_breakpoints_copies_that_the_sheet_hides_at_a_readers_width_are_hidden() {
     );
 }
 
+/// The cascade decides between two classes of one element: Bootstrap's `d-md-none d-xl-block`
+/// shows at a desktop width, its later important rule winning. A print sheet hides nothing on a
+/// screen, and a hidden class on `<html>` does not hide the document.
+#[test]
+fn the_sheets_cascade_and_media_decide_what_a_class_hides() {
+    let html = "<html class=\"d-md-none\"><head><title>T</title><style>\
+                .ssr-variant { display: contents } \
+                @media (min-width: 768px) { .d-md-none { display: none !important } } \
+                @media (min-width: 1200px) { .d-xl-block { display: block !important } } \
+                </style><style media=\"print\">@media (min-width: 1px) { .screen { display: \
+                none } }</style></head><body>\
+                <p class=\"d-md-none d-xl-block\">Shown at a desktop width.</p>\
+                <p class=\"d-md-none\">Hidden from tablets up.</p>\
+                <p class=\"ssr-variant d-md-none\">Hidden though shown as contents.</p>\
+                <p class=\"screen\">Hidden only on paper.</p></body></html>";
+    let p = page(html);
+    assert_eq!(p.title, "T");
+    assert_eq!(
+        texts(&p),
+        ["Shown at a desktop width.", "Hidden only on paper."]
+    );
+}
+
 #[test]
 fn an_end_tag_that_only_starts_like_the_titles_does_not_close_it() {
     // A damaged template's `</titlevalue="true" -->` is an end tag of another name: a browser's

@@ -287,15 +287,34 @@ fn punctuation(text: &str) -> (u32, u32, u32) {
         chars += 1;
         match c {
             ',' | '，' | '、' | '،' | '፣' | '၊' => commas += 1,
-            // Full stops and question marks of the scripts that have their own: Chinese and
-            // Japanese, Devanagari's danda, Arabic's and Urdu's, Armenian, Ethiopic, Myanmar,
-            // Khmer, Tibetan.
-            '.' | '!' | '?' | '。' | '！' | '？' | '।' | '॥' | '؟' | '۔' | '։' | '።' | '။'
-            | '។' | '།' => stops += 1,
+            c if ends_sentence(c) => stops += 1,
             _ => {}
         }
     }
     (chars, commas, stops)
+}
+
+/// True for a character that ends a sentence: the full stops and question and exclamation marks
+/// of Latin text and of the scripts that have their own (Chinese and Japanese, Devanagari's
+/// danda, Arabic's and Urdu's, Armenian, Ethiopic, Myanmar, Khmer, Tibetan).
+fn ends_sentence(c: char) -> bool {
+    matches!(
+        c,
+        '.' | '!'
+            | '?'
+            | '。'
+            | '！'
+            | '？'
+            | '।'
+            | '॥'
+            | '؟'
+            | '۔'
+            | '։'
+            | '።'
+            | '။'
+            | '។'
+            | '།'
+    )
 }
 
 /// The node whose text a block is: a paragraph-like element, or a generic element holding just
@@ -602,7 +621,12 @@ fn siblings(
                 .map_or("", |b| b.text.as_str());
             let len = text.chars().count();
             (len > 80 && ld < 0.25)
-                || (len > 0 && ld == 0.0 && text.ends_with(['.', '!', '?', '"', '”', '。']))
+                || (len > 0
+                    && ld == 0.0
+                    && text
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| ends_sentence(c) || matches!(c, '"' | '”')))
         } else {
             false
         };
