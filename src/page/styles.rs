@@ -11,6 +11,7 @@
 //! syntax, `orientation`, a unitless width, an upper-case `@MEDIA`), and a `display: none` outside
 //! a media query (which a script may toggle), are left to the page's other evidence.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::dom::{Dom, NodeId};
@@ -42,7 +43,7 @@ impl HiddenClasses {
     pub fn of(dom: &Dom) -> HiddenClasses {
         let mut classes = HiddenClasses::default();
         let mut read = 0;
-        let mut order = 0;
+        let mut sheets = Vec::new();
         for id in dom.elements_by_name("style") {
             if dom
                 .attr(id, "media")
@@ -50,12 +51,20 @@ impl HiddenClasses {
             {
                 continue;
             }
-            let sheet = dom.text_content(id);
+            let sheet = sheet_text(dom, id);
             if read + sheet.len() > MAX_STYLE_BYTES {
                 continue;
             }
             read += sheet.len();
-            classes.read_sheet(&sheet, &mut order);
+            sheets.push(sheet);
+        }
+        // Without a media query nothing is hidden, and what the rules show does not matter.
+        if !sheets.iter().any(|sheet| sheet.contains("@media")) {
+            return classes;
+        }
+        let mut order = 0;
+        for sheet in &sheets {
+            classes.read_sheet(sheet, &mut order);
         }
         classes
     }
@@ -81,7 +90,7 @@ impl HiddenClasses {
     /// in document order.
     fn read_sheet(&mut self, sheet: &str, order: &mut usize) {
         let sheet = without_comments(sheet);
-        let mut rest = sheet.as_str();
+        let mut rest: &str = &sheet;
         loop {
             rest = rest.trim_start();
             let Some(open) = rest.find(['{', ';']) else {
@@ -133,6 +142,10 @@ impl HiddenClasses {
         order: &mut usize,
     ) {
         *order += 1;
+        // Most rules say nothing of `display`: a plain search spares their parse.
+        if !declarations.contains("isplay") && !declarations.contains("ISPLAY") {
+            return;
+        }
         let Some((none, important)) = display_of(declarations) else {
             return;
         };
@@ -174,19 +187,37 @@ fn display_of(declarations: &str) -> Option<(bool, bool)> {
     best
 }
 
-/// The sheet without its `/* … */` comments (an unclosed one runs to the end, as in CSS).
-fn without_comments(sheet: &str) -> String {
+/// The text of a `<style>` element: borrowed from its one text node (the usual case), else
+/// joined.
+fn sheet_text(dom: &Dom, id: NodeId) -> Cow<'_, str> {
+    let mut children = dom.children(id);
+    match (children.next(), children.next()) {
+        (Some(only), None) => match dom.text(only) {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(dom.text_content(id)),
+        },
+        (None, _) => Cow::Borrowed(""),
+        _ => Cow::Owned(dom.text_content(id)),
+    }
+}
+
+/// The sheet without its `/* … */` comments (an unclosed one runs to the end, as in CSS);
+/// borrowed when it has none.
+fn without_comments(sheet: &str) -> Cow<'_, str> {
+    if !sheet.contains("/*") {
+        return Cow::Borrowed(sheet);
+    }
     let mut out = String::with_capacity(sheet.len());
     let mut rest = sheet;
     while let Some(start) = rest.find("/*") {
         out.push_str(&rest[..start]);
         match rest[start + 2..].find("*/") {
             Some(end) => rest = &rest[start + 2 + end + 2..],
-            None => return out,
+            None => return Cow::Owned(out),
         }
     }
     out.push_str(rest);
-    out
+    Cow::Owned(out)
 }
 
 /// The length of the `{ … }` block `text` begins with, its nested blocks included, or `None` when
