@@ -619,14 +619,7 @@ fn entry_text(summary: Option<String>, content: Option<String>) -> Option<String
 /// The text of an HTML fragment (a feed summary), blocks on their own lines, for reading and
 /// search when the article page itself could not be fetched.
 pub fn html_fragment_text(html: &str) -> String {
-    let page = crate::page::page_from_html(html, None);
-    let lines: Vec<&str> = page
-        .blocks
-        .iter()
-        .filter(|b| !b.text.is_empty())
-        .map(|b| b.text.as_str())
-        .collect();
-    lines.join("\n")
+    crate::page::fragment_text(html).0
 }
 
 #[cfg(test)]

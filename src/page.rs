@@ -14,7 +14,7 @@ use crate::charset;
 use crate::dom::{Dom, NodeId};
 
 use builder::BlockBuilder;
-pub(crate) use builder::{UNSPACED_WORD_CHARS, is_cjk, is_cjk_punctuation, is_unspaced};
+pub(crate) use builder::{UnspacedRun, is_cjk, is_cjk_punctuation};
 pub(crate) use elements::is_hidden_element;
 pub use elements::{BLOCK_LEVEL_ELEMENTS, is_inline_element, is_skipped_element};
 
@@ -257,7 +257,8 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
 }
 
 /// Letters and digits of an HTML fragment outside its tags, in one pass and without a parse: how
-/// much a fragment says, and a bound on its [`fragment_words`] (every word holds one at least).
+/// much a fragment says, and a bound on the words of its [`fragment_text`] (every word holds one
+/// at least).
 pub fn fragment_letters(html: &str) -> usize {
     let mut in_tag = false;
     let mut letters = 0;
@@ -272,14 +273,18 @@ pub fn fragment_letters(html: &str) -> usize {
     letters
 }
 
-/// Words of the text of an HTML fragment (a feed entry's summary or content; plain text is a
-/// fragment too), counted as a page's blocks count them.
-pub fn fragment_words(html: &str) -> u32 {
-    page_from_html(html, None)
+/// The text of an HTML fragment (a feed entry's summary or content; plain text is a fragment
+/// too), its blocks on their own lines, and its words counted as a page's blocks count them.
+pub fn fragment_text(html: &str) -> (String, u32) {
+    let fragment = page_from_html(html, None);
+    let lines: Vec<&str> = fragment
         .blocks
         .iter()
-        .map(|b| b.words)
-        .sum()
+        .filter(|b| !b.text.is_empty())
+        .map(|b| b.text.as_str())
+        .collect();
+    let words = fragment.blocks.iter().map(|b| b.words).sum();
+    (lines.join("\n"), words)
 }
 
 /// A page whose `<title>` is never closed is all title to a browser: everything after the start

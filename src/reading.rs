@@ -158,12 +158,12 @@ pub enum FeedTextBecause {
 fn feed_text_over_page(summary: Option<&str>, blocks: &[ArticleBlock]) -> Option<FeedText> {
     let summary = summary?;
     let kept_words = kept_words(blocks);
-    let feed_words = classify::entry_stands_in(summary, kept_words)?;
+    let stand_in = classify::entry_stands_in(summary, kept_words)?;
     Some(FeedText {
-        text: feeds::html_fragment_text(summary),
+        text: stand_in.text,
         because: FeedTextBecause::PageHoldsLittle {
             kept_words,
-            feed_words,
+            feed_words: stand_in.words,
         },
     })
 }

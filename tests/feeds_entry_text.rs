@@ -25,6 +25,16 @@ fn trap_page(title: &str, lines: &[String]) -> String {
     )
 }
 
+/// Asserts that `shown` (what `pith read` printed) holds every line of [`story`]`(topic)`.
+fn assert_tells_story(shown: &str, topic: &str) {
+    for n in 0..9 {
+        assert!(
+            shown.contains(&format!("Line {n} of the {topic} story")),
+            "{shown}"
+        );
+    }
+}
+
 fn story(topic: &str) -> Vec<String> {
     (0..9)
         .map(|n| {
@@ -94,12 +104,7 @@ fn a_full_text_entry_overrules_the_page_and_a_summary_does_not() {
     );
     let (_dir, db, id_of) = subscribe(&server);
     let harbour = must(pith(&db, &["read", &id_of("/news/harbour.html")]), "read");
-    for n in 0..9 {
-        assert!(
-            harbour.contains(&format!("Line {n} of the harbour story")),
-            "{harbour}"
-        );
-    }
+    assert_tells_story(&harbour, "harbour");
     assert!(!harbour.contains("Get every story"), "{harbour}");
     // Without the entry's text the page's own choice stands (the trap works).
     let airport = must(pith(&db, &["read", &id_of("/news/airport.html")]), "read");
@@ -136,12 +141,7 @@ fn a_feeds_whole_post_beside_its_excerpt_overrules_the_page() {
     );
     let (_dir, db, id_of) = subscribe(&server);
     let ferry = must(pith(&db, &["read", &id_of("/news/ferry.html")]), "read");
-    for n in 0..9 {
-        assert!(
-            ferry.contains(&format!("Line {n} of the ferry story")),
-            "{ferry}"
-        );
-    }
+    assert_tells_story(&ferry, "ferry");
     assert!(!ferry.contains("Get every story"), "{ferry}");
     // The page's own blocks tell it, as evidence: the feed's text does not stand in for it.
     assert!(!ferry.contains("pith found little"), "{ferry}");
@@ -194,12 +194,7 @@ fn the_feeds_whole_post_stands_in_for_a_page_that_holds_little_of_it() {
         tram.contains("pith found little of the article on its page"),
         "{tram}"
     );
-    for n in 0..9 {
-        assert!(
-            tram.contains(&format!("Line {n} of the tram story")),
-            "{tram}"
-        );
-    }
+    assert_tells_story(&tram, "tram");
     assert!(!tram.contains("Copyright"), "{tram}");
     // The page's blocks are still there to inspect, after the feed's text.
     let blocks = must(

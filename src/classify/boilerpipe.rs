@@ -91,16 +91,14 @@ fn link_density(block: &Block) -> f64 {
 /// Calls `f(width, is_word)` for every token of `text` in order, with the block builder's word
 /// definition: white-space separated tokens, a word when it holds a letter or digit; every CJK
 /// character is a word of its own and CJK punctuation a token of its own; a token of an unspaced
-/// script (Thai, Khmer…) is cut at the first letter after each [`page::UNSPACED_WORD_CHARS`] of its
-/// characters. Widths are in
+/// script (Thai, Khmer…) is cut where [`page::UnspacedRun`] cuts it. Widths are in
 /// characters; as the wrapper puts one column between tokens, a CJK character takes two columns,
 /// which is also how wide it is on screen.
 fn for_each_token(text: &str, mut f: impl FnMut(usize, bool)) {
     let mut width = 0usize;
     let mut alnum = false;
-    // Characters of an unspaced script in the token's current word: after UNSPACED_WORD_CHARS
-    // of them the next letter starts a word, as the block builder counts them.
-    let mut unspaced = 0u32;
+    // Where the token's unspaced-script text is cut, as the block builder cuts it.
+    let mut unspaced = page::UnspacedRun::default();
     for c in text.chars() {
         let single = page::is_cjk(c) || page::is_cjk_punctuation(c);
         if c.is_whitespace() || single {
@@ -109,19 +107,15 @@ fn for_each_token(text: &str, mut f: impl FnMut(usize, bool)) {
             }
             width = 0;
             alnum = false;
-            unspaced = 0;
+            unspaced = page::UnspacedRun::default();
             if single {
                 f(1, page::is_cjk(c));
             }
         } else {
-            if page::is_unspaced(c) {
-                if unspaced >= page::UNSPACED_WORD_CHARS && c.is_alphanumeric() {
-                    f(width, alnum);
-                    width = 0;
-                    alnum = false;
-                    unspaced = 0;
-                }
-                unspaced += 1;
+            if unspaced.cuts_before(c) {
+                f(width, alnum);
+                width = 0;
+                alnum = false;
             }
             width += 1;
             alnum |= c.is_alphanumeric();

@@ -238,9 +238,9 @@ impl Store {
         }
         let kept = super::boilerpipe::count_words(&out);
         if let Some(entry) = summary()?
-            && super::entry_stands_in(&entry, kept).is_some()
+            && let Some(stand_in) = super::entry_stands_in(&entry, kept)
         {
-            return Ok(crate::feeds::html_fragment_text(&entry));
+            return Ok(stand_in.text);
         }
         Ok(out)
     }

@@ -277,18 +277,27 @@ const PAGE_HOLDS_LITTLE: u32 = 5;
 /// pith kept `kept_words` words: the entry is an article at length
 /// ([`page_level::FULL_TEXT_ENTRY_WORDS`]) and the page's content under a fifth of it, so the page
 /// did not hold the article where pith could find it (a script draws it, a wall hides it, or the
-/// extraction failed). Returns the entry's words when it does. The reader shows that text in the
+/// extraction failed). Returns the entry's text when it does. The reader shows that text in the
 /// page's place, and the full-text index holds it, so that a search finds what the reader shows.
-pub fn entry_stands_in(entry_text: &str, kept_words: u32) -> Option<u32> {
+pub fn entry_stands_in(entry_text: &str, kept_words: u32) -> Option<StandIn> {
     // Most pages keep more than a fifth of any entry's letters: they are spared the parse.
     let bound = u32::try_from(crate::page::fragment_letters(entry_text)).unwrap_or(u32::MAX);
     if kept_words.saturating_mul(PAGE_HOLDS_LITTLE) >= bound {
         return None;
     }
-    let entry_words = crate::page::fragment_words(entry_text);
-    (entry_words >= page_level::FULL_TEXT_ENTRY_WORDS as u32
-        && kept_words.saturating_mul(PAGE_HOLDS_LITTLE) < entry_words)
-        .then_some(entry_words)
+    let (text, words) = crate::page::fragment_text(entry_text);
+    (words >= page_level::FULL_TEXT_ENTRY_WORDS as u32
+        && kept_words.saturating_mul(PAGE_HOLDS_LITTLE) < words)
+        .then_some(StandIn { text, words })
+}
+
+/// A feed entry's text that stands in for a page ([`entry_stands_in`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandIn {
+    /// The entry's text, its blocks on their own lines.
+    pub text: String,
+    /// Its words, counted as a page's blocks count them.
+    pub words: u32,
 }
 
 /// The clean text of a page: its content text blocks in order, one per line (images carry no text).

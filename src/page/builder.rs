@@ -74,8 +74,8 @@ pub(super) struct BlockBuilder<'a> {
     in_token: bool,
     token_has_alnum: bool,
     token_in_link: bool,
-    /// Characters of an unspaced script (see [`is_unspaced`]) in the current word so far.
-    token_unspaced: u32,
+    /// Where the current token's unspaced-script text is cut into words.
+    token_unspaced: UnspacedRun,
     /// Consecutive `<br>`s with only white space since.
     br_run: u32,
 }
@@ -111,7 +111,7 @@ impl<'a> BlockBuilder<'a> {
             in_token: false,
             token_has_alnum: false,
             token_in_link: false,
-            token_unspaced: 0,
+            token_unspaced: UnspacedRun::default(),
             br_run: 0,
         }
     }
@@ -452,21 +452,13 @@ impl BlockBuilder<'_> {
                     self.token_has_alnum = false;
                     self.token_in_link = in_link;
                 }
-                if is_unspaced(c) {
-                    // After UNSPACED_WORD_CHARS characters of such a script, the next letter
-                    // starts a word, as after a space. A tone mark never starts one; a vowel
-                    // sign may (Rust's letters include most), which moves a cut by a character
-                    // and changes no count.
-                    if self.token_unspaced >= UNSPACED_WORD_CHARS && c.is_alphanumeric() {
-                        if self.token_has_alnum {
-                            self.words += 1;
-                            self.link_words += u32::from(self.token_in_link);
-                        }
-                        self.token_has_alnum = false;
-                        self.token_in_link = in_link;
-                        self.token_unspaced = 0;
+                if self.token_unspaced.cuts_before(c) {
+                    if self.token_has_alnum {
+                        self.words += 1;
+                        self.link_words += u32::from(self.token_in_link);
                     }
-                    self.token_unspaced += 1;
+                    self.token_has_alnum = false;
+                    self.token_in_link = in_link;
                 }
                 if !self.token_has_alnum && c.is_alphanumeric() {
                     self.token_has_alnum = true;
@@ -503,7 +495,7 @@ impl BlockBuilder<'_> {
         }
         self.in_token = false;
         self.token_has_alnum = false;
-        self.token_unspaced = 0;
+        self.token_unspaced = UnspacedRun::default();
     }
 
     /// Ends the current block: adds it when it has text, and starts an empty one.
@@ -616,7 +608,30 @@ pub(crate) fn is_unspaced(c: char) -> bool {
 /// Characters of an unspaced script ([`is_unspaced`]) that count as one word: Thai text runs
 /// about four and a half characters a word, marks included, and a little under is the safe side
 /// (a paragraph is not taken for longer than it is).
-pub(crate) const UNSPACED_WORD_CHARS: u32 = 5;
+const UNSPACED_WORD_CHARS: u32 = 5;
+
+/// Where a token's unspaced-script text ([`is_unspaced`]) is cut into words: after
+/// [`UNSPACED_WORD_CHARS`] of its characters the next letter starts a word, as after a space. A
+/// tone mark never starts one; a vowel sign may (Rust's letters include most), which moves a cut
+/// by a character and changes no count. The block builder and boilerpipe's tokens both cut here,
+/// so that their word counts agree.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct UnspacedRun(u32);
+
+impl UnspacedRun {
+    /// Notes the token's next character `c`; true when a word ends before it.
+    pub(crate) fn cuts_before(&mut self, c: char) -> bool {
+        if !is_unspaced(c) {
+            return false;
+        }
+        let cut = self.0 >= UNSPACED_WORD_CHARS && c.is_alphanumeric();
+        if cut {
+            self.0 = 0;
+        }
+        self.0 += 1;
+        cut
+    }
+}
 
 /// CJK punctuation (`。`, `、`, `「`…): separates words like a space does, but is kept in the text.
 pub(crate) fn is_cjk_punctuation(c: char) -> bool {

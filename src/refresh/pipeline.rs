@@ -487,19 +487,15 @@ fn evidence_text(cx: &Cx<'_>, work: &EntryWork<'_>) -> Result<Option<String>, Re
 /// The text the full-text index holds for a classified page: its content, or the feed's text
 /// when that stands in for the page ([`classify::entry_stands_in`]), as the reader then shows it.
 fn indexed_text(
-    cx: &Cx<'_>,
-    work: &EntryWork<'_>,
     page: &crate::page::Page,
     labels: &[classify::Label],
-) -> Result<String, RefreshError> {
+    evidence: Option<&str>,
+) -> String {
     let text = classify::content_text(page, labels);
     let kept = classify::boilerpipe::count_words(&text);
-    Ok(match evidence_text(cx, work)? {
-        Some(entry) if classify::entry_stands_in(&entry, kept).is_some() => {
-            crate::feeds::html_fragment_text(&entry)
-        }
-        _ => text,
-    })
+    evidence
+        .and_then(|entry| classify::entry_stands_in(entry, kept))
+        .map_or(text, |stand_in| stand_in.text)
 }
 
 /// Classifies a page in its tree (parsing it again when it was staged) and gathers what its item
@@ -518,11 +514,11 @@ pub(super) fn classify(
         ..
     } = staged;
     let engine = cx.engine;
+    let evidence = evidence_text(cx, work)?;
     let ingested = match ingested {
         Some(i) => i,
         None => {
             let raw = bytes.decompress()?;
-            let evidence = evidence_text(cx, work)?;
             engine.parse(
                 &Document {
                     bytes: &raw,
@@ -537,7 +533,7 @@ pub(super) fn classify(
         }
     };
     let labels = engine.classify(&*cx.db()?, &ingested, Method::default_method())?;
-    let text = indexed_text(cx, work, &ingested.page, &labels)?;
+    let text = indexed_text(&ingested.page, &labels, evidence.as_deref());
     let page_level = Some(ingested.page_level.labels.as_slice());
     let blocks = classify::labelled::encode(&ingested.page, Some(&page.url), &labels, page_level);
     let mut images = Vec::new();
