@@ -114,52 +114,96 @@ fn script_text(dom: &Dom, id: NodeId) -> std::borrow::Cow<'_, str> {
 fn page_types(page: &Page) -> Vec<String> {
     let dom = &page.dom;
     let mut types = Vec::new();
-    let mut add = |value: &serde_json::Value| match value.get("@type") {
-        Some(serde_json::Value::String(t)) => types.push(t.clone()),
-        Some(serde_json::Value::Array(list)) => {
-            types.extend(list.iter().filter_map(|t| t.as_str().map(str::to_owned)));
+    for_each_page_entry(page, |entry| types.extend(entry_types(entry)));
+    for id in top_level_items(page) {
+        if let Some(itemtype) = dom.attr(id, "itemtype") {
+            types.extend(item_types(itemtype).map(str::to_owned));
         }
-        _ => {}
-    };
+    }
+    types
+}
+
+/// Calls `visit` with each JSON-LD entry that describes the page: each document (or each entry
+/// of its list or `@graph`) and the `mainEntity` such a document names (XenForo's `WebPage` of
+/// a `DiscussionForumPosting`).
+fn for_each_page_entry(page: &Page, mut visit: impl FnMut(&serde_json::Value)) {
     for document in json_ld(page) {
         let entries: Vec<&serde_json::Value> = match &document {
             serde_json::Value::Array(list) => list.iter().collect(),
             other => vec![other],
         };
         for entry in entries {
-            add(entry);
+            visit(entry);
             if let Some(serde_json::Value::Array(graph)) = entry.get("@graph") {
-                graph.iter().for_each(&mut add);
+                graph.iter().for_each(&mut visit);
             }
-            // A document names what the page is about in `mainEntity` (XenForo's `WebPage` of
-            // a `DiscussionForumPosting`): that is the page's type too.
             if let Some(main) = entry.get("mainEntity") {
-                add(main);
+                visit(main);
             }
         }
     }
-    for &id in &page.declared.microdata {
-        let Some(itemtype) = dom.attr(id, "itemtype") else {
-            continue;
-        };
-        let mut outer = dom.parent(id);
-        let mut nested = false;
-        while let Some(p) = outer {
-            if dom.attr(p, "itemscope").is_some() {
-                nested = true;
-                break;
-            }
-            outer = dom.parent(p);
-        }
-        if !nested {
-            types.extend(
-                itemtype
-                    .split_ascii_whitespace()
-                    .filter_map(|url| url.rsplit('/').next().map(str::to_owned)),
-            );
-        }
+}
+
+/// The `@type` of a JSON-LD entry: one name or a list of them.
+fn entry_types(entry: &serde_json::Value) -> Vec<String> {
+    match entry.get("@type") {
+        Some(serde_json::Value::String(t)) => vec![t.clone()],
+        Some(serde_json::Value::Array(list)) => list
+            .iter()
+            .filter_map(|t| t.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
     }
-    types
+}
+
+/// The microdata items that are not inside another item: those that describe the page.
+fn top_level_items(page: &Page) -> impl Iterator<Item = NodeId> + '_ {
+    let dom = &page.dom;
+    page.declared.microdata.iter().copied().filter(move |&id| {
+        !std::iter::successors(dom.parent(id), |&p| dom.parent(p))
+            .any(|p| dom.attr(p, "itemscope").is_some())
+    })
+}
+
+/// The type names of a microdata `itemtype` (`https://schema.org/Product` → `Product`).
+fn item_types(itemtype: &str) -> impl Iterator<Item = &str> {
+    itemtype
+        .split_ascii_whitespace()
+        .filter_map(|url| url.rsplit('/').next())
+}
+
+/// Schema.org types of a thing for sale.
+const PRODUCT_TYPES: &[&str] = &["Product", "ProductGroup"];
+
+/// True when the page's structured data declares a product that is offered for sale: a JSON-LD
+/// `Product` with its `offers` (or a `ProductGroup` with its variants), or a microdata `Product`
+/// with an offer or a price inside. A `Product` with only ratings is how a service page or a
+/// review asks a search engine for stars beside its link; the page sells nothing, and its
+/// testimonials are its own text.
+fn declares_product_for_sale(page: &Page) -> bool {
+    let mut for_sale = false;
+    for_each_page_entry(page, |entry| {
+        for_sale |= entry_types(entry)
+            .iter()
+            .any(|t| PRODUCT_TYPES.contains(&t.as_str()))
+            && (entry.get("offers").is_some() || entry.get("hasVariant").is_some());
+    });
+    if for_sale {
+        return true;
+    }
+    let dom = &page.dom;
+    top_level_items(page).any(|id| {
+        dom.attr(id, "itemtype")
+            .is_some_and(|t| item_types(t).any(|t| PRODUCT_TYPES.contains(&t)))
+            && dom.descendants(id).any(|d| {
+                dom.attr(d, "itemprop").is_some_and(|p| {
+                    p.split_ascii_whitespace()
+                        .any(|p| matches!(p, "offers" | "price"))
+                }) || dom
+                    .attr(d, "itemtype")
+                    .is_some_and(|t| item_types(t).any(|t| t.ends_with("Offer")))
+            })
+    })
 }
 
 /// The page's Open Graph type (`<meta property="og:type">`), lower-cased, if it has one.
@@ -180,13 +224,10 @@ pub(super) fn declares_article(page: &Page) -> bool {
             .any(|t| ARTICLE_TYPES.contains(&t.as_str()))
 }
 
-/// True when the page calls itself a product (`og:type` `product…`, or a `Product` in its
-/// structured data): a shop's page, whose boxes beside the description are its marketing.
+/// True when the page calls itself a product (`og:type` `product…`, or a `Product` for sale in
+/// its structured data): a shop's page, whose boxes beside the description are its marketing.
 pub(super) fn declares_product(page: &Page) -> bool {
-    og_type(page).is_some_and(|t| t.starts_with("product"))
-        || page_types(page)
-            .iter()
-            .any(|t| matches!(t.as_str(), "Product" | "ProductGroup"))
+    og_type(page).is_some_and(|t| t.starts_with("product")) || declares_product_for_sale(page)
 }
 
 /// True when the page's structured data declares the page a discussion.

@@ -1091,7 +1091,7 @@ fn a_reply_quoting_a_post_above_does_not_repeat_it() {
 /// description (the longest text) in a third, all in the product's column.
 fn product_page(declared: bool) -> String {
     let ld = if declared {
-        r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Loke Jacket"}</script>"#
+        r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Loke Jacket","offers":{"@type":"Offer","price":"120.00"}}</script>"#
     } else {
         ""
     };
@@ -1128,12 +1128,8 @@ fn a_declared_product_keeps_its_whole_column() {
 /// A product page whose column ends in the shop's review widget: customers' opinions, in
 /// sentences, alike items each with a rating (no author or date line, which would make them
 /// a list of posts).
-fn product_page_with_reviews(declared: bool) -> String {
-    let ld = if declared {
-        r#"<script type="application/ld+json">{"@type":"Product","name":"Loke Jacket"}</script>"#
-    } else {
-        ""
-    };
+fn product_page_with_reviews(declaration: &str) -> String {
+    let ld = declaration;
     let reviews: String = (0..4)
         .map(|n| {
             format!(
@@ -1153,9 +1149,20 @@ fn product_page_with_reviews(declared: bool) -> String {
     )
 }
 
+/// A JSON-LD `Product` on sale, as a shop declares its product page.
+const PRODUCT_FOR_SALE: &str = r#"<script type="application/ld+json">{"@type":"Product","name":"Loke Jacket","offers":{"@type":"Offer","price":"120.00"}}</script>"#;
+
+/// True when no kept or dropped block of `page` was dropped as a product's customer review.
+fn no_review_dropped(page: &Page, x: &ArticleExtraction) -> bool {
+    page.blocks
+        .iter()
+        .zip(&x.labels)
+        .all(|(_, l)| !l.reason.to_string().contains("customer review"))
+}
+
 #[test]
 fn a_declared_products_customer_reviews_are_not_its_description() {
-    let (page, x) = run(&product_page_with_reviews(true));
+    let (page, x) = run(&product_page_with_reviews(PRODUCT_FOR_SALE));
     let k = kept(&page, &x);
     assert!(has(&k, "Loke Jacket") && has(&k, "Paragraph 2 "), "{k:?}");
     assert!(!has(&k, "Review 1:") && !has(&k, "Rated 2"), "{k:?}");
@@ -1169,16 +1176,38 @@ fn a_declared_products_customer_reviews_are_not_its_description() {
         reason.as_deref(),
         Some("pith-page: removed: a customer review on a product's page")
     );
-    // A page that does not call itself a product keeps what the extraction chose.
-    let (page, x) = run(&product_page_with_reviews(false));
-    let k = kept(&page, &x);
-    assert!(
-        page.blocks
-            .iter()
-            .zip(&x.labels)
-            .all(|(_, l)| !l.reason.to_string().contains("customer review")),
-        "{k:?}"
+    // Microdata says it as well: a `Product` item with an offer inside.
+    let microdata = product_page_with_reviews("").replace(
+        "<section class=product-info>",
+        "<section class=product-info itemscope itemtype=https://schema.org/Product>\
+         <div itemprop=offers itemscope itemtype=https://schema.org/Offer></div>",
     );
+    let (page, x) = run(&microdata);
+    assert!(!no_review_dropped(&page, &x), "{:?}", kept(&page, &x));
+    // A page that does not call itself a product keeps what the extraction chose.
+    let (page, x) = run(&product_page_with_reviews(""));
+    assert!(no_review_dropped(&page, &x), "{:?}", kept(&page, &x));
+}
+
+/// A service page that declares a `Product` with only its ratings (how a business asks a search
+/// engine for stars beside its link) sells nothing: its testimonials, in a box named reviews,
+/// are its own text.
+#[test]
+fn a_product_declared_only_for_its_ratings_keeps_its_testimonials() {
+    let ratings_only = r#"<script type="application/ld+json">{"@type":"Product","name":"Pest control","aggregateRating":{"@type":"AggregateRating","ratingValue":"4.9","reviewCount":"212"}}</script>"#;
+    let (page, x) = run(&product_page_with_reviews(ratings_only));
+    let k = kept(&page, &x);
+    assert!(no_review_dropped(&page, &x), "{k:?}");
+    assert!(has(&k, "Review 1:") && has(&k, "Paragraph 2 "), "{k:?}");
+    // Microdata with ratings and no offer is the same.
+    let microdata = product_page_with_reviews("").replace(
+        "<section class=product-info>",
+        "<section class=product-info itemscope itemtype=https://schema.org/Product>\
+         <div itemprop=aggregateRating itemscope itemtype=https://schema.org/AggregateRating>\
+         </div>",
+    );
+    let (page, x) = run(&microdata);
+    assert!(no_review_dropped(&page, &x), "{:?}", kept(&page, &x));
 }
 
 /// A forum thread's opening post and its replies in one box (the opening post's paragraphs
