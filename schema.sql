@@ -199,7 +199,9 @@ CREATE INDEX IF NOT EXISTS item_image_by_url ON item_image (url);
 -- third of what a kept article cost); a hit's title comes from `item`, its snippet from the
 -- record (`pith search`). contentless_delete lets retention delete rows by rowid. detail=column:
 -- the index keeps in which column a word is, not where (search asks for words, never phrases,
--- and a snippet is cut from the text), half the index's size.
+-- and a snippet is cut from the text), half the index's size. Runs of scripts written without
+-- spaces (Chinese, Thai…) are written in as their overlapping pairs of letters (`search.rs`,
+-- `index_form`), which unicode61 alone would keep as one word a sentence.
 CREATE VIRTUAL TABLE IF NOT EXISTS item_fts USING fts5 (
     title, body, content = '', contentless_delete = 1, detail = column,
     tokenize = 'unicode61 remove_diacritics 2'

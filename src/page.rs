@@ -14,7 +14,7 @@ use crate::charset;
 use crate::dom::{Dom, NodeId};
 
 use builder::BlockBuilder;
-pub(crate) use builder::{UnspacedRun, is_cjk, is_cjk_punctuation};
+pub(crate) use builder::{UnspacedRun, is_cjk, is_cjk_punctuation, is_unspaced};
 pub(crate) use elements::is_hidden_element;
 pub use elements::{BLOCK_LEVEL_ELEMENTS, is_inline_element, is_skipped_element};
 

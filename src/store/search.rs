@@ -38,8 +38,97 @@ pub(super) fn insert_fts(
     tx.prepare_cached(
         "INSERT OR REPLACE INTO temp.fts_pending (rowid, title, body) VALUES (?1, ?2, ?3)",
     )?
-    .execute(params![id, title, body])?;
+    .execute(params![id, index_form(title), index_form(body)])?;
     Ok(())
+}
+
+/// True for a character of a script written without spaces between words (Chinese, Japanese,
+/// Thai, Lao, Khmer, Myanmar, Tibetan): the index's tokenizer takes a whole run of them, up to
+/// the next space or punctuation, for one word, so a word inside a sentence would never be found.
+fn is_unspaced_letter(c: char) -> bool {
+    (crate::page::is_cjk(c) || crate::page::is_unspaced(c)) && c.is_alphanumeric()
+}
+
+/// Combining marks of the unspaced scripts (vowel signs, tone marks, kana's voicing marks):
+/// SQLite's `unicode61` tokenizer takes marks for separators, so a pair of letters that held one
+/// would reach the index cut in two. They are left out of the pairs; the letters carry the word.
+fn is_unspaced_mark(c: char) -> bool {
+    matches!(c,
+        '\u{0E31}' | '\u{0E34}'..='\u{0E3A}' | '\u{0E47}'..='\u{0E4E}'     // Thai
+        | '\u{0EB1}' | '\u{0EB4}'..='\u{0EBC}' | '\u{0EC8}'..='\u{0ECE}' // Lao
+        | '\u{0F18}'..='\u{0F19}' | '\u{0F35}' | '\u{0F37}' | '\u{0F39}'
+        | '\u{0F3E}'..='\u{0F3F}' | '\u{0F71}'..='\u{0F84}' | '\u{0F86}'..='\u{0F87}'
+        | '\u{0F8D}'..='\u{0FBC}' | '\u{0FC6}'                              // Tibetan
+        | '\u{102B}'..='\u{103E}' | '\u{1056}'..='\u{1059}' | '\u{105E}'..='\u{1060}'
+        | '\u{1062}'..='\u{1064}' | '\u{1067}'..='\u{106D}' | '\u{1071}'..='\u{1074}'
+        | '\u{1082}'..='\u{108D}' | '\u{108F}' | '\u{109A}'..='\u{109D}'  // Myanmar
+        | '\u{17B4}'..='\u{17D3}' | '\u{17DD}'                              // Khmer
+        | '\u{3099}'..='\u{309A}' // combining kana voicing marks
+    )
+}
+
+/// How a text's runs of unspaced script are written out for the index or a query.
+#[derive(Clone, Copy, PartialEq)]
+enum RunForm {
+    /// For the index: a run's overlapping pairs of letters, then its last letter alone (so that a
+    /// one-letter query, asked as a prefix, finds a letter that ends a run too).
+    Index,
+    /// For a query: the pairs only, every one of which a matching text holds; a one-letter run
+    /// stays one letter, asked as a prefix.
+    Query,
+}
+
+/// `text` with every run of unspaced script ([`is_unspaced_letter`]) written as its overlapping
+/// pairs of letters, each a word of its own, as search engines index Chinese and Thai: "東京都"
+/// becomes "東京 京都 都". A query's pairs ([`query_form`]) are then words of the index, wherever
+/// the query's word stands in a sentence. Other text is left as it is; the stored text is never
+/// this form (the index keeps no text).
+pub(super) fn index_form(text: &str) -> std::borrow::Cow<'_, str> {
+    unspaced_pairs(text, RunForm::Index)
+}
+
+/// A query's words in the index's form ([`index_form`]), pairs only.
+fn query_form(text: &str) -> std::borrow::Cow<'_, str> {
+    unspaced_pairs(text, RunForm::Query)
+}
+
+fn unspaced_pairs(text: &str, form: RunForm) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_unspaced_letter) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() * 3);
+    let mut run: Vec<char> = Vec::new();
+    let flush = |run: &mut Vec<char>, out: &mut String| {
+        if run.is_empty() {
+            return;
+        }
+        out.push(' ');
+        if run.len() == 1 {
+            out.push(run[0]);
+        } else {
+            for pair in run.windows(2) {
+                out.extend(pair);
+                out.push(' ');
+            }
+            if form == RunForm::Index {
+                out.extend(run.last());
+            }
+        }
+        out.push(' ');
+        run.clear();
+    };
+    for c in text.chars() {
+        if is_unspaced_letter(c) && !is_unspaced_mark(c) {
+            run.push(c);
+        } else if is_unspaced_mark(c) && !run.is_empty() {
+            // A mark belongs to the letter before it and goes with it.
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    std::borrow::Cow::Owned(out)
 }
 
 /// Removes an item's full-text row, indexed or still queued.
@@ -121,15 +210,11 @@ impl Store {
         limit: usize,
         ranked: usize,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let terms: Vec<String> = self
-            .query_tokens(query)?
-            .into_iter()
-            .map(|t| format!("\"{t}\""))
-            .collect();
+        let terms = self.query_terms(query)?;
         if terms.is_empty() {
             return Ok(Vec::new());
         }
-        let fts_query = terms.join(" ");
+        let fts_query = terms.join(" AND ");
         // Every word in the title: the same words, each with the title's column filter.
         let title_query = terms
             .iter()
@@ -166,6 +251,54 @@ impl Store {
 }
 
 impl Store {
+    /// The terms of `query`, each an FTS5 expression that one of its words must match, all
+    /// required. A word of Latin (or any spaced) script is one quoted token. A word of unspaced
+    /// script is the pairs of its letters ([`query_form`]), all required, or a one-letter prefix;
+    /// or else the word as a whole, as rows indexed before the index held pairs keep it.
+    fn query_terms(&self, query: &str) -> Result<Vec<String>, StoreError> {
+        let quoted = |tokens: &[String]| -> String {
+            tokens
+                .iter()
+                .map(|t| {
+                    let mut chars = t.chars();
+                    match (chars.next(), chars.next()) {
+                        // One letter of an unspaced script: the index holds it as the first of
+                        // a pair, or alone where it ends a run.
+                        (Some(c), None) if is_unspaced_letter(c) => format!("\"{t}\" *"),
+                        _ => format!("\"{t}\""),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" AND ")
+        };
+        let mut terms = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for word in query.split_whitespace() {
+            let whole = self.query_tokens(word)?;
+            let paired = self.query_tokens(&query_form(word))?;
+            if paired.is_empty() {
+                continue;
+            }
+            let term = if paired == whole {
+                quoted(&whole)
+            } else if whole.is_empty() {
+                format!("({})", quoted(&paired))
+            } else {
+                let old = whole
+                    .iter()
+                    .map(|t| format!("\"{t}\""))
+                    .collect::<Vec<_>>()
+                    .join(" AND ");
+                format!("(({}) OR ({old}))", quoted(&paired))
+            };
+            // A word given twice is asked for once.
+            if seen.insert(term.clone()) {
+                terms.push(term);
+            }
+        }
+        Ok(terms)
+    }
+
     /// `query` cut into the index's own tokens, in order, by the index's tokenizer: each becomes
     /// one term. The index keeps no word positions (detail=column), so a quoted term that the
     /// tokenizer cuts in two is a phrase query, which FTS5 refuses; and where Rust and unicode61
@@ -199,11 +332,17 @@ impl Store {
     }
 }
 
+/// True for a character of a word as a snippet sees words: a letter or digit, or a mark of an
+/// unspaced script (a Thai tone mark is no letter to Rust, but inside its word).
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || is_unspaced_mark(c)
+}
+
 /// The words of a search query as the index matches them: lower case, split where
 /// [`Store::search`] splits them.
 fn query_words(query: &str) -> Vec<String> {
     query
-        .split(|c: char| !c.is_alphanumeric())
+        .split(|c: char| !is_word_char(c))
         .filter(|t| !t.is_empty())
         .map(str::to_lowercase)
         .collect()
@@ -222,7 +361,7 @@ pub fn snippet(text: &str, query: &str, width: usize) -> String {
     let mut words: Vec<(usize, usize)> = Vec::new();
     let mut start = None;
     for (i, c) in text.char_indices() {
-        match (c.is_alphanumeric(), start) {
+        match (is_word_char(c), start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
                 words.push((s, i));
@@ -234,7 +373,19 @@ pub fn snippet(text: &str, query: &str, width: usize) -> String {
     if let Some(s) = start {
         words.push((s, text.len()));
     }
-    let is_wanted = |&(s, e): &(usize, usize)| wanted.contains(&text[s..e].to_lowercase());
+    // The part of a text word that a query word is: the whole word, or, for a query word of an
+    // unspaced script, where it stands inside the text's run (a Chinese sentence is one word).
+    let wanted_part = |&(s, e): &(usize, usize)| -> Option<(usize, usize)> {
+        let word = &text[s..e];
+        if wanted.contains(&word.to_lowercase()) {
+            return Some((s, e));
+        }
+        wanted
+            .iter()
+            .filter(|w| w.chars().any(is_unspaced_letter))
+            .find_map(|w| word.find(w.as_str()).map(|at| (s + at, s + at + w.len())))
+    };
+    let is_wanted = |w: &(usize, usize)| wanted_part(w).is_some();
     let first = words.iter().position(is_wanted).unwrap_or(0);
     // A few words of context before the first match.
     let from = first.saturating_sub(width / 4);
@@ -249,10 +400,12 @@ pub fn snippet(text: &str, query: &str, width: usize) -> String {
     let mut at = begin;
     for w in &words[from..to] {
         out.push_str(&text[at..w.0]);
-        if is_wanted(w) {
+        if let Some((s, e)) = wanted_part(w) {
+            out.push_str(&text[w.0..s]);
             out.push('[');
-            out.push_str(&text[w.0..w.1]);
+            out.push_str(&text[s..e]);
             out.push(']');
+            out.push_str(&text[e..w.1]);
         } else {
             out.push_str(&text[w.0..w.1]);
         }
@@ -455,5 +608,111 @@ mod tests {
         assert_eq!(ids("हिन्दी"), [1]);
         assert_eq!(ids("CAFE ete cafe"), [2]);
         assert_eq!(ids("\"(*"), Vec::<ItemId>::new());
+    }
+
+    /// A store holding `bodies` as items 1, 2, …, and a search that returns the ids found.
+    fn store_with(bodies: &[&str]) -> Store {
+        let mut store = Store::open_in_memory().unwrap();
+        for (id, body) in (1..).zip(bodies) {
+            store
+                .conn
+                .execute(
+                    "INSERT INTO item (id, link, title, added) VALUES (?1, 'https://ex.test/', 'T', 0)",
+                    [id],
+                )
+                .unwrap();
+            store.write(|tx| insert_fts(tx, id, "T", body)).unwrap();
+        }
+        store
+    }
+
+    fn found(store: &Store, query: &str) -> Vec<ItemId> {
+        let mut ids: Vec<ItemId> = store
+            .search(query, 10)
+            .unwrap()
+            .into_iter()
+            .map(|h| h.id)
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// Chinese, Japanese and Thai put no spaces between words, and the tokenizer took a whole
+    /// sentence for one word: a word inside it is found now, by its pairs of letters, and a text
+    /// that holds the letters apart is not.
+    #[test]
+    fn a_word_inside_a_sentence_of_an_unspaced_script_is_found() {
+        let store = store_with(&[
+            "北京市今天发布了新的交通规定。",
+            "東京都は新しい計画を発表した",
+            "รัฐบาลไทยประกาศมาตรการใหม่เพื่อช่วยเหลือเกษตรกร",
+            "京北的市场",
+            "English only text",
+        ]);
+        assert_eq!(found(&store, "交通"), [1]);
+        assert_eq!(found(&store, "北京"), [1]);
+        assert_eq!(found(&store, "東京"), [2]);
+        assert_eq!(found(&store, "計画"), [2]);
+        // Thai, with its vowel signs and tone marks.
+        assert_eq!(found(&store, "มาตรการ"), [3]);
+        assert_eq!(found(&store, "เกษตรกร"), [3]);
+        assert_eq!(found(&store, "ไทย"), [3]);
+        // Both of a query's words, of two scripts.
+        assert_eq!(found(&store, "交通 规定"), [1]);
+        assert_eq!(found(&store, "交通 English"), Vec::<ItemId>::new());
+        // The letters of 北京 are both in item 4, not side by side.
+        assert_eq!(found(&store, "北京市"), [1]);
+        assert!(!found(&store, "北京").contains(&4));
+        // One letter: wherever it stands in a run, its end included.
+        assert_eq!(found(&store, "京"), [1, 2, 4]);
+        assert_eq!(found(&store, "场"), [4]);
+        assert_eq!(found(&store, "English"), [5]);
+    }
+
+    /// A row indexed before the index held pairs keeps a run whole: a query of that whole run
+    /// still finds it.
+    #[test]
+    fn rows_indexed_before_pairs_are_found_by_their_whole_run() {
+        let store = store_with(&["other"]);
+        store
+            .conn
+            .execute(
+                "INSERT INTO item (id, link, title, added) VALUES (9, 'https://ex.test/', 'T', 0)",
+                [],
+            )
+            .unwrap();
+        store
+            .conn
+            .execute(
+                "INSERT INTO item_fts (rowid, title, body) VALUES (9, 'T', '新闻 交通规定')",
+                [],
+            )
+            .unwrap();
+        assert_eq!(found(&store, "交通规定"), [9]);
+        assert_eq!(found(&store, "新闻"), [9]);
+    }
+
+    #[test]
+    fn the_index_form_pairs_unspaced_runs_and_leaves_other_text() {
+        assert_eq!(index_form("plain words"), "plain words");
+        assert_eq!(index_form("東京都"), " 東京 京都 都 ");
+        assert_eq!(index_form("iPhone手机"), "iPhone 手机 机 ");
+        assert_eq!(query_form("東京都"), " 東京 京都  ");
+        assert_eq!(query_form("都"), " 都 ");
+        // Thai's marks go with their letter: กัน is ก, น.
+        assert_eq!(index_form("กัน"), " กน น ");
+    }
+
+    /// A snippet marks a word of an unspaced script where it stands inside its sentence.
+    #[test]
+    fn a_snippet_marks_a_word_inside_an_unspaced_sentence() {
+        assert_eq!(
+            snippet("北京市今天发布了新的交通规定。", "交通", 20),
+            "北京市今天发布了新的[交通]规定。"
+        );
+        assert_eq!(
+            snippet("รัฐบาลไทยประกาศ มาตรการใหม่", "ไทย", 20),
+            "รัฐบาล[ไทย]ประกาศ มาตรการใหม่"
+        );
     }
 }
