@@ -425,11 +425,7 @@ fn most_link_a_title(page: &Page, stats: &Stats, items: &[NodeId]) -> bool {
                 .get(a.first_block as usize..a.end_block as usize)
                 .unwrap_or_default()
                 .iter()
-                .any(|b| {
-                    b.link_words >= TITLE_LINK_WORDS
-                        && b.link_words * 2 >= b.words
-                        && !super::stats::looks_like_byline(b)
-                })
+                .any(links_a_title)
         })
         .count();
     titled * 10 >= items.len() * 7
@@ -540,6 +536,15 @@ fn walk_post_parts(dom: &Dom, post: NodeId, mut visit: impl FnMut(NodeId, &str) 
             }
         }
     }
+}
+
+/// True when `block` is a linked title: [`TITLE_LINK_WORDS`] or more of its words, and at least
+/// half, are link text, and it is not a date or byline. An entry of a list links its page's
+/// title; a post links its author's name, its controls and, as a permalink, its date.
+pub(super) fn links_a_title(block: &crate::page::Block) -> bool {
+    block.link_words >= TITLE_LINK_WORDS
+        && block.link_words * 2 >= block.words
+        && !super::stats::looks_like_byline(block)
 }
 
 /// Link words from which an item's links can hold a title of its own.

@@ -2093,3 +2093,58 @@ fn a_word_the_template_gives_every_module_says_nothing() {
         Some("pith-page: removed: class 'widget'")
     );
 }
+
+/// A short post or summary of prose, numbered so that every one is distinct.
+fn short_prose(n: usize) -> String {
+    format!(
+        "<p>Post {n}: I tried the new driver last night, and the card runs cooler now, though \
+         the fan still spins up when a game loads, which is loud but fine.</p>"
+    )
+}
+
+/// A section front: a few stories, each a linked title over its summary, and nothing else of
+/// length. Nothing is kept: it is no article, and the step that widens leaves teasers alone.
+#[test]
+fn a_front_of_linked_titles_over_summaries_is_no_article() {
+    let stories: String = (0..3)
+        .map(|n| {
+            format!(
+                "<div class=s{n}><h2><a href=/story{n}>Council approves the budget {n}</a></h2>{}</div>",
+                short_prose(n)
+            )
+        })
+        .collect();
+    let html =
+        format!("<html><body><nav>{NAV}</nav><div class=front>{stories}</div></body></html>");
+    let (page, x) = run(&html);
+    assert!(kept(&page, &x).is_empty(), "{:?}", kept(&page, &x));
+    assert_eq!(
+        reason_of(&page, &x, "Post 1:").as_deref(),
+        Some("pith-page: no article: every paragraph is a teaser under a link")
+    );
+}
+
+/// A thread of short posts whose boxes no name tells apart: each post's text sits under its
+/// author's linked name and its linked number (`#1`), not under a story's title. The posts are
+/// the page's text, not teasers of a section front.
+#[test]
+fn posts_under_their_authors_and_numbers_are_no_teasers() {
+    let posts: String = (0..3)
+        .map(|n| {
+            format!(
+                "<div class=a{n}><div class=b{n}><a href=/members/{n}>member{n}</a></div>\
+                 <div class=c{n}><a href=/threads/7/post-{n}>#{n}</a></div>{}</div>",
+                short_prose(n)
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><nav>{NAV}</nav><h1>Which card for 1440p?</h1><div class=z>{posts}</div>\
+         </body></html>"
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    for n in 0..3 {
+        assert!(has(&k, &format!("Post {n}:")), "{k:?}");
+    }
+}
