@@ -61,6 +61,9 @@ pub struct Args {
     /// Leave out dom_smoothie and rs-trafilatura (a quick run).
     #[arg(long)]
     pub no_peers: bool,
+    /// Score the pages with their class names made unreadable (`pith eval --unnamed`).
+    #[arg(long)]
+    pub unnamed: bool,
     /// Pages of the one-domain stream.
     #[arg(long, default_value_t = 10_000)]
     pub pages: usize,

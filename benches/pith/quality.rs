@@ -33,6 +33,7 @@ pub fn run(args: &Args, root: &Path, names: &[String]) -> anyhow::Result<()> {
             } else {
                 PEERS.to_vec()
             },
+            unnamed: args.unnamed,
         };
         let run = run::run(&root.join(name), &options, &engine, |_, _| {})?;
         for problem in &run.problems {

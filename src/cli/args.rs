@@ -76,6 +76,11 @@ pub enum Command {
         /// classify every page (what a reader sees opening earlier articles).
         #[arg(long, default_value = "causal")]
         mode: String,
+        /// Score every page with its class names made unreadable (each replaced by an opaque
+        /// token, alike names staying alike), as sites built with generated names print them:
+        /// how much of the quality rests on the words in names.
+        #[arg(long)]
+        unnamed: bool,
     },
     /// Subscribe to a feed, or to the feed a web page names (<link rel="alternate">), and fetch it.
     Add {

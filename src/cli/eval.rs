@@ -21,13 +21,15 @@ pub struct Tables {
 }
 
 /// Scores `methods` (a name, a comma-separated list or `all`) on `dataset` in `mode` (`causal`
-/// or `reread`), writing the texts and figures to `out` when given.
+/// or `reread`), writing the texts and figures to `out` when given; with `unnamed`, on the pages
+/// with their class names made unreadable.
 pub fn eval(
     dataset: &Path,
     methods: &str,
     out: Option<PathBuf>,
     tables: &Tables,
     mode: &str,
+    unnamed: bool,
 ) -> Result<()> {
     let methods = parse_methods(methods)?;
     let mode = eval_run::Mode::parse(mode)
@@ -38,6 +40,7 @@ pub fn eval(
         out: out.clone(),
         mode,
         peers: Vec::new(),
+        unnamed,
     };
     let interactive = std::io::stderr().is_terminal();
     let run = eval_run::run(dataset, &options, &engine, |done, total| {

@@ -66,6 +66,7 @@ pub fn run(cli: Cli) -> Result<()> {
             per_type,
             halves,
             mode,
+            unnamed,
         } => {
             let groupings = [
                 per_type.then_some(Grouping::PageType),
@@ -76,7 +77,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 markdown,
                 groupings: groupings.into_iter().flatten().collect(),
             };
-            eval::eval(&dataset, &heuristic, out, &tables, &mode)
+            eval::eval(&dataset, &heuristic, out, &tables, &mode, unnamed)
         }
         Command::Add {
             url,

@@ -8,10 +8,12 @@
 //!   using the longest common subsequence computed by [`lcs`];
 //! - [`report`] aggregates per-page scores per method, per site and along the stream, and writes the
 //!   tables, CSV files and the cumulative-F1 plot (the paper's Figure 5);
-//! - [`run`] streams a dataset through a fresh database with the engine and scores every page.
+//! - [`run`] streams a dataset through a fresh database with the engine and scores every page;
+//! - [`unnamed`] makes a page's class names unreadable, to measure how much quality rests on them.
 
 pub mod dataset;
 pub mod lcs;
 pub mod report;
 pub mod run;
 pub mod score;
+pub mod unnamed;

@@ -45,6 +45,9 @@ pub struct EvalOptions {
     /// Other extractors scored on the same pages with the same scorer, each a row of its own
     /// (pith's peers in a benchmark; the reader itself never runs them).
     pub peers: Vec<Peer>,
+    /// Score every page with its class names made unreadable ([`super::unnamed`]), peers too: how
+    /// much of the quality rests on the words sites put in their names.
+    pub unnamed: bool,
 }
 
 /// An extractor outside pith, scored beside pith's methods: it gets the page's bytes and URL
@@ -175,7 +178,7 @@ pub fn run(
         }
         let outcome = match options.mode {
             Mode::Causal => run_page(&mut store, engine, page, clock, None, options, &mut run),
-            Mode::Reread => insert_page(&mut store, engine, page, clock, &mut run)
+            Mode::Reread => insert_page(&mut store, engine, page, clock, options, &mut run)
                 .map(|doc| inserted.push(Some((doc, clock)))),
         };
         match outcome {
@@ -273,17 +276,28 @@ fn ingest(
     }
 }
 
+/// The page's bytes as the run scores them: as recorded, or with its class names unreadable.
+fn page_bytes(page: &DatasetPage, options: &EvalOptions) -> Result<Vec<u8>, PageProblem> {
+    let bytes = page
+        .read_html()
+        .map_err(|e| PageProblem::Skip(e.to_string()))?;
+    Ok(if options.unnamed {
+        super::unnamed::hide_class_names(&bytes)
+    } else {
+        bytes
+    })
+}
+
 /// The first pass of a reread run: insert only. Returns the page's tree document.
 fn insert_page(
     store: &mut Store,
     engine: &Engine,
     page: &DatasetPage,
     time: i64,
+    options: &EvalOptions,
     run: &mut EvalRun,
 ) -> Result<Option<DocId>, PageProblem> {
-    let bytes = page
-        .read_html()
-        .map_err(|e| PageProblem::Skip(e.to_string()))?;
+    let bytes = page_bytes(page, options)?;
     let started = Instant::now();
     let ingested = ingest(store, engine, page, &bytes, time, run)?;
     run.engine_time += started.elapsed();
@@ -301,9 +315,7 @@ fn run_page(
     options: &EvalOptions,
     run: &mut EvalRun,
 ) -> Result<(), PageProblem> {
-    let bytes = page
-        .read_html()
-        .map_err(|e| PageProblem::Skip(e.to_string()))?;
+    let bytes = page_bytes(page, options)?;
     let gold = page
         .read_gold()
         .map_err(|e| PageProblem::Skip(e.to_string()))?;

@@ -33,6 +33,7 @@ pub fn run_results(dataset: &str, methods: &[&str], mode: Mode) -> Vec<PageResul
         out: None,
         mode,
         peers: Vec::new(),
+        unnamed: false,
     };
     let run = run::run(
         &datasets_dir().join(dataset),
