@@ -98,6 +98,10 @@ CREATE TABLE IF NOT EXISTS setting (
     value TEXT NOT NULL
 ) WITHOUT ROWID;
 
+-- A new file's full-text rows are all of the current form (`search.rs`, SEARCH_FORM); a file of an
+-- older version has none recorded, and its rows are written again a batch each refresh.
+INSERT OR IGNORE INTO setting (key, value) VALUES ('search_index_form', '2');
+
 -- One article. url_key/domain identify it within its domain (paper §3): at most one item per key.
 -- An item whose page could not be fetched has no key and no page; its feed summary stays readable
 -- and fetch_error says why.

@@ -433,6 +433,46 @@ fn an_edited_entry_is_linked_to_its_item_not_fetched_again() {
     assert_updated(&events, feed_id, 0, 0, 0);
 }
 
+/// A file whose search rows are of an older form (written before the index held Chinese as
+/// pairs of letters) is brought to the current form by the next refresh, after its feeds: the
+/// article's Chinese word is found inside its sentence only then.
+#[test]
+fn a_refresh_brings_older_search_rows_to_the_current_form() {
+    let server = Server::start();
+    let r = &server.routes;
+    let link = server.url("/a/zh.html");
+    let body = "<p>北京市今天发布了新的交通规定，新规定将于下个月起实施，主要涉及机动车限行和公共交通优先等内容，市民对此反应不一。</p>";
+    r.set(
+        "/a/zh.html",
+        html(format!(
+            "<html><head><title>北京发布新规</title></head><body><article><h1>北京发布新规</h1>\
+             {body}{body}</article></body></html>"
+        )),
+    );
+    r.set(
+        "/feed.xml",
+        rss_reply(channel(
+            "新闻",
+            &[entry("北京发布新规", Some(&link), "", None)],
+        )),
+    );
+    let (_dir, db) = new_db();
+    let feed_id = subscribe(&db, &server.url("/feed.xml"));
+    let (_, events) = run(&db, &options(1));
+    assert_updated(&events, feed_id, 1, 0, 0);
+    let found = |db: &Path| Store::open(db).unwrap().search("交通", 10).unwrap().len();
+    assert_eq!(found(&db), 1);
+    // As a file of the version before reads: its rows of an older form.
+    let mut store = Store::open(&db).unwrap();
+    store.set_setting("search_index_form", "1").unwrap();
+    assert!(store.search_form().unwrap() < pith::store::SEARCH_FORM);
+    drop(store);
+    run(&db, &options(1));
+    let store = Store::open(&db).unwrap();
+    assert_eq!(store.search_form().unwrap(), pith::store::SEARCH_FORM);
+    assert_eq!(found(&db), 1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Validators
 

@@ -216,9 +216,8 @@ impl Store {
     /// `classify::content_text` made of the page when it arrived, before any pin), or the text of
     /// its feed summary when its page could not be fetched or the summary stands in for it
     /// ([`super::entry_stands_in`]). The full-text index keeps no text of its own: a snippet and a
-    /// retitled row are made from this. (An item stored before the summary could stand in was
-    /// indexed with its page's text: such a row still finds the page's words, and its passage is
-    /// the summary's.)
+    /// retitled row are made from this, and so is a row written again in the index's current
+    /// form ([`Store::reindex_search`]).
     pub fn item_search_text(&self, id: ItemId) -> Result<String, StoreError> {
         let blocks = self.item_blocks(id)?;
         let summary =
@@ -243,6 +242,33 @@ impl Store {
             return Ok(stand_in.text);
         }
         Ok(out)
+    }
+}
+
+impl Store {
+    /// Writes the full-text rows of up to `limit` items again, in the index's current form
+    /// ([`crate::store::SEARCH_FORM`]), where the file's rows are of an older one: Chinese or Thai
+    /// held as whole runs, the page's words where the feed's text now stands in for it. A refresh
+    /// runs one batch, so a large file is brought up to date over a few refreshes without holding
+    /// any of them up for long. An item whose record cannot be read keeps its row. Returns how
+    /// many rows were written; 0 once every row is current.
+    pub fn reindex_search(&mut self, limit: usize) -> Result<usize, StoreError> {
+        let batch = self.items_to_reindex(limit)?;
+        if batch.is_empty() && self.search_form()? >= crate::store::SEARCH_FORM {
+            return Ok(0);
+        }
+        // A full batch may have more after it; a short one was the last.
+        let through = if batch.len() >= limit {
+            batch.last().map(|item| item.0)
+        } else {
+            None
+        };
+        let rows: Vec<(ItemId, String, String)> = batch
+            .into_iter()
+            .filter_map(|(id, title)| self.item_search_text(id).ok().map(|body| (id, title, body)))
+            .collect();
+        self.reindex_search_rows(&rows, through)?;
+        Ok(rows.len())
     }
 }
 

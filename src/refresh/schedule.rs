@@ -351,6 +351,9 @@ pub(super) fn run(
             store.retention_sweep(&policy, &engine.window, unix_now(), &SweepLimits::default())?;
         board.summary.expired_items = swept.items_deleted;
         board.summary.dropped_pages = swept.pages_dropped;
+        // Rows written in an older form of the index are brought to the current one, a batch a
+        // refresh.
+        store.reindex_search(crate::limits::SEARCH_REINDEX_BATCH)?;
         store.checkpoint()?;
     }
     match board.fatal {

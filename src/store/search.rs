@@ -177,6 +177,20 @@ pub(crate) fn flush_fts(tx: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// The form the index writes its rows in now: 2 since runs of unspaced scripts go in as pairs of
+/// letters ([`index_form`]) and the feed's text stands in for a page that holds little of the
+/// article. A file whose rows were written in an older form is brought to this one a batch of
+/// items at a time ([`Store::items_to_reindex`]), oldest first.
+pub const SEARCH_FORM: u32 = 2;
+
+/// The setting that holds the form of a file's rows ([`SEARCH_FORM`]) once every row is in it;
+/// absent or lower while older rows remain.
+const FORM_SETTING: &str = "search_index_form";
+
+/// The setting that holds the last item whose row was written again, while a file's older rows
+/// are being brought to the current form.
+const CURSOR_SETTING: &str = "search_reindexed_to";
+
 /// How many of the newest matches [`Store::search`] ranks: the bound on what one search costs,
 /// whatever the database's size. A common word matches most of the items, and ranking every
 /// match took 66–216 ms at 368,000 items. FTS5 walks a query's matches newest first (by rowid,
@@ -185,6 +199,72 @@ pub(crate) fn flush_fts(tx: &Connection) -> Result<(), StoreError> {
 pub const SEARCH_RANKED: usize = 5_000;
 
 impl Store {
+    /// The next `limit` items whose full-text rows may be of an older form than [`SEARCH_FORM`],
+    /// with their titles, in id order; empty when every row is of the current form.
+    pub fn items_to_reindex(&self, limit: usize) -> Result<Vec<(ItemId, String)>, StoreError> {
+        if self.search_form()? >= SEARCH_FORM {
+            return Ok(Vec::new());
+        }
+        let after: ItemId = self
+            .setting(CURSOR_SETTING)?
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id, title FROM item WHERE id > ?1 ORDER BY id LIMIT ?2")?;
+        let rows = stmt.query_map(params![after, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Writes the full-text rows of `items` (id, title, search text) again in the current form,
+    /// and moves the reindexing on: past item `through`, or, when it is `None`, to its end (no
+    /// older row is left, and the file's form becomes [`SEARCH_FORM`]). One transaction: a
+    /// reindexing cut short resumes where its last batch ended.
+    pub fn reindex_search_rows(
+        &mut self,
+        items: &[(ItemId, String, String)],
+        through: Option<ItemId>,
+    ) -> Result<(), StoreError> {
+        self.write(|tx| {
+            for (id, title, body) in items {
+                // An item retention deleted meanwhile has no row to write.
+                let exists: bool = tx
+                    .prepare_cached("SELECT EXISTS (SELECT 1 FROM item WHERE id = ?1)")?
+                    .query_row([id], |r| r.get(0))?;
+                if exists {
+                    delete_fts(tx, *id)?;
+                    insert_fts(tx, *id, title, body)?;
+                }
+            }
+            let set = |key: &str, value: String| -> Result<(), StoreError> {
+                tx.prepare_cached(
+                    "INSERT INTO setting (key, value) VALUES (?1, ?2)
+                     ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                )?
+                .execute(params![key, value])?;
+                Ok(())
+            };
+            match through {
+                Some(last) => set(CURSOR_SETTING, last.to_string())?,
+                None => {
+                    set(FORM_SETTING, SEARCH_FORM.to_string())?;
+                    tx.prepare_cached("DELETE FROM setting WHERE key = ?1")?
+                        .execute([CURSOR_SETTING])?;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// The form of the file's full-text rows: [`SEARCH_FORM`] once all are in it, else the
+    /// form of its oldest (1 for a file written before the form was recorded).
+    pub fn search_form(&self) -> Result<u32, StoreError> {
+        Ok(self
+            .setting(FORM_SETTING)?
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1))
+    }
+
     /// Full-text search over titles and clean article text: the best `limit` of the newest
     /// [`SEARCH_RANKED`] items that hold every word of `query` (an item's id grows with its
     /// arrival, so these are the matches that arrived last). Best first means: items whose title

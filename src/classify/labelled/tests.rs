@@ -287,3 +287,51 @@ fn damaged_records_do_not_decode_or_panic() {
     });
     assert_eq!(decode(w.finish().stored()), Err(RecordError::Damaged));
 }
+
+/// A file written before the index held letter pairs: its items' rows are written again, a batch
+/// at a time, from what each item shows (here its feed summary, its page never fetched), until
+/// every row is current; a word inside a Chinese sentence is then found.
+#[test]
+fn rows_of_an_older_index_form_are_written_again_batch_by_batch() {
+    let mut store = Store::open_in_memory().unwrap();
+    // A new file's rows are all current: nothing to do.
+    assert_eq!(store.search_form().unwrap(), crate::store::SEARCH_FORM);
+    assert_eq!(store.reindex_search(10).unwrap(), 0);
+    let (feed, _) = store
+        .feed_add("https://a.test/feed", Some("A"), None, 0)
+        .unwrap();
+    for i in 0..5 {
+        let (identity, link) = (format!("entry {i}"), format!("https://a.test/{i}"));
+        let summary = format!("<p>北京市今天发布了新的交通规定{i}。</p>");
+        store
+            .item_store_failed(
+                &EntryRef {
+                    feed,
+                    identity: &identity,
+                },
+                &NewItem {
+                    link: &link,
+                    title: "新闻",
+                    summary: Some(&summary),
+                    published: None,
+                    added: 0,
+                },
+                // An older version indexed no text for it.
+                "",
+                "failed",
+            )
+            .unwrap();
+    }
+    let found = |store: &Store| store.search("交通", 10).unwrap().len();
+    assert_eq!(found(&store), 0);
+    // As a file of an older version reads.
+    store.set_setting("search_index_form", "1").unwrap();
+    assert_eq!(store.reindex_search(2).unwrap(), 2);
+    assert_eq!(found(&store), 2);
+    assert!(store.search_form().unwrap() < crate::store::SEARCH_FORM);
+    assert_eq!(store.reindex_search(2).unwrap(), 2);
+    assert_eq!(store.reindex_search(2).unwrap(), 1);
+    assert_eq!(found(&store), 5);
+    assert_eq!(store.search_form().unwrap(), crate::store::SEARCH_FORM);
+    assert_eq!(store.reindex_search(2).unwrap(), 0);
+}
