@@ -92,6 +92,7 @@ fn query_form(text: &str) -> std::borrow::Cow<'_, str> {
     unspaced_pairs(text, RunForm::Query)
 }
 
+/// `text` with its runs of unspaced script written out in `form` ([`index_form`], [`query_form`]).
 fn unspaced_pairs(text: &str, form: RunForm) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(is_unspaced_letter) {
         return std::borrow::Cow::Borrowed(text);
@@ -121,7 +122,7 @@ fn unspaced_pairs(text: &str, form: RunForm) -> std::borrow::Cow<'_, str> {
         if is_unspaced_letter(c) && !is_unspaced_mark(c) {
             run.push(c);
         } else if is_unspaced_mark(c) && !run.is_empty() {
-            // A mark belongs to the letter before it and goes with it.
+            // A mark is left out: the letter before it stands for the syllable.
         } else {
             flush(&mut run, &mut out);
             out.push(c);
@@ -150,7 +151,7 @@ pub(super) fn retitle_fts(
 ) -> Result<(), StoreError> {
     let queued = tx
         .prepare_cached("UPDATE temp.fts_pending SET title = ?2 WHERE rowid = ?1")?
-        .execute(params![id, title])?
+        .execute(params![id, index_form(title)])?
         > 0;
     if !queued {
         insert_fts(tx, id, title, body)?;
@@ -190,6 +191,11 @@ const FORM_SETTING: &str = "search_index_form";
 /// The setting that holds the last item whose row was written again, while a file's older rows
 /// are being brought to the current form.
 const CURSOR_SETTING: &str = "search_reindexed_to";
+
+/// The words of a query that a search asks for; the rest are left out. Every item must hold
+/// every word, so a longer query (a pasted paragraph) finds nothing more, and each word costs
+/// the tokenizer a round trip.
+pub const MAX_QUERY_WORDS: usize = 32;
 
 /// How many of the newest matches [`Store::search`] ranks: the bound on what one search costs,
 /// whatever the database's size. A common word matches most of the items, and ranking every
@@ -277,8 +283,9 @@ impl Store {
     /// (`detail=column`) and no text (contentless), so FTS5's bm25 finds no word counts and
     /// scores every match 0: ranked by it, the hits came oldest first.
     ///
-    /// `query` is taken as plain words (each a prefix-free term, all required), so that user
-    /// input never trips FTS5's query syntax.
+    /// `query` is taken as plain words (the first [`MAX_QUERY_WORDS`], each required; only a
+    /// single letter of an unspaced script is a prefix, see [`index_form`]), so that user input
+    /// never trips FTS5's query syntax.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
         self.search_newest(query, limit, SEARCH_RANKED.max(limit))
     }
@@ -336,40 +343,42 @@ impl Store {
     /// script is the pairs of its letters ([`query_form`]), all required, or a one-letter prefix;
     /// or else the word as a whole, as rows indexed before the index held pairs keep it.
     fn query_terms(&self, query: &str) -> Result<Vec<String>, StoreError> {
-        let quoted = |tokens: &[String]| -> String {
-            tokens
+        // Every token of a word, in brackets: `title : (…)` then filters the whole word (an
+        // unbracketed `title : "l" AND "ete"` would ask only `l` of the title).
+        let all_of = |tokens: &[String], prefix_letters: bool| -> String {
+            let each: Vec<String> = tokens
                 .iter()
                 .map(|t| {
                     let mut chars = t.chars();
                     match (chars.next(), chars.next()) {
                         // One letter of an unspaced script: the index holds it as the first of
                         // a pair, or alone where it ends a run.
-                        (Some(c), None) if is_unspaced_letter(c) => format!("\"{t}\" *"),
+                        (Some(c), None) if prefix_letters && is_unspaced_letter(c) => {
+                            format!("\"{t}\" *")
+                        }
                         _ => format!("\"{t}\""),
                     }
                 })
-                .collect::<Vec<_>>()
-                .join(" AND ")
+                .collect();
+            format!("({})", each.join(" AND "))
         };
         let mut terms = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        for word in query.split_whitespace() {
-            let whole = self.query_tokens(word)?;
+        for word in query.split_whitespace().take(MAX_QUERY_WORDS) {
             let paired = self.query_tokens(&query_form(word))?;
             if paired.is_empty() {
                 continue;
             }
-            let term = if paired == whole {
-                quoted(&whole)
-            } else if whole.is_empty() {
-                format!("({})", quoted(&paired))
+            // A word of spaced script is the same either way: the tokenizer is asked once.
+            let whole = if word.chars().any(is_unspaced_letter) {
+                self.query_tokens(word)?
             } else {
-                let old = whole
-                    .iter()
-                    .map(|t| format!("\"{t}\""))
-                    .collect::<Vec<_>>()
-                    .join(" AND ");
-                format!("(({}) OR ({old}))", quoted(&paired))
+                paired.clone()
+            };
+            let term = if paired == whole || whole.is_empty() {
+                all_of(&paired, true)
+            } else {
+                format!("({} OR {})", all_of(&paired, true), all_of(&whole, false))
             };
             // A word given twice is asked for once.
             if seen.insert(term.clone()) {
@@ -463,7 +472,12 @@ pub fn snippet(text: &str, query: &str, width: usize) -> String {
         wanted
             .iter()
             .filter(|w| w.chars().any(is_unspaced_letter))
-            .find_map(|w| word.find(w.as_str()).map(|at| (s + at, s + at + w.len())))
+            // ASCII lower case keeps every byte where it was ("iPhone手机" holds "iphone手机").
+            .find_map(|w| {
+                word.to_ascii_lowercase()
+                    .find(w.as_str())
+                    .map(|at| (s + at, s + at + w.len()))
+            })
     };
     let is_wanted = |w: &(usize, usize)| wanted_part(w).is_some();
     let first = words.iter().position(is_wanted).unwrap_or(0);
@@ -690,7 +704,7 @@ mod tests {
         assert_eq!(ids("\"(*"), Vec::<ItemId>::new());
     }
 
-    /// A store holding `bodies` as items 1, 2, …, and a search that returns the ids found.
+    /// A store holding `bodies` as items 1, 2, ….
     fn store_with(bodies: &[&str]) -> Store {
         let mut store = Store::open_in_memory().unwrap();
         for (id, body) in (1..).zip(bodies) {
@@ -706,6 +720,7 @@ mod tests {
         store
     }
 
+    /// The ids a search for `query` finds, in order.
     fn found(store: &Store, query: &str) -> Vec<ItemId> {
         let mut ids: Vec<ItemId> = store
             .search(query, 10)
@@ -794,5 +809,46 @@ mod tests {
             snippet("รัฐบาลไทยประกาศ มาตรการใหม่", "ไทย", 20),
             "รัฐบาล[ไทย]ประกาศ มาตรการใหม่"
         );
+    }
+
+    /// A word the tokenizer cuts in two (`l'été`: `l`, `ete`) is a title match only when the title
+    /// holds all of it; and a title given while its row is still queued is indexed in pairs too.
+    #[test]
+    fn a_title_match_needs_the_whole_word_and_a_queued_retitle_is_paired() {
+        let mut store = Store::open_in_memory().unwrap();
+        for id in [1, 2] {
+            store
+                .conn
+                .execute(
+                    "INSERT INTO item (id, link, title, added) VALUES (?1, 'https://ex.test/', 'T', 0)",
+                    [id],
+                )
+                .unwrap();
+        }
+        store
+            .write(|tx| {
+                insert_fts(tx, 1, "L'avion", "un été chaud")?;
+                insert_fts(tx, 2, "T", "queued")?;
+                retitle_fts(tx, 2, "北京新闻发布", "queued")
+            })
+            .unwrap();
+        let hits = store.search("l'été", 10).unwrap();
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].rank, 1.0, "the title holds `l`, not `été`");
+        let hits = store.search("新闻", 10).unwrap();
+        assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), [2]);
+        assert_eq!(hits[0].rank, 0.0);
+    }
+
+    /// A query is read up to its first [`MAX_QUERY_WORDS`] words.
+    #[test]
+    fn a_pasted_paragraph_asks_for_its_first_words_only() {
+        let store = store_with(&["alpha beta"]);
+        let long: String = std::iter::once("alpha")
+            .chain(std::iter::repeat_n("beta", MAX_QUERY_WORDS - 1))
+            .chain(std::iter::once("missing"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(found(&store, &long), [1]);
     }
 }

@@ -176,19 +176,29 @@ fn item_types(itemtype: &str) -> impl Iterator<Item = &str> {
 const PRODUCT_TYPES: &[&str] = &["Product", "ProductGroup"];
 
 /// True when the page's structured data declares a product that is offered for sale: a JSON-LD
-/// `Product` with its `offers` (or a `ProductGroup` with its variants), or a microdata `Product`
-/// with an offer or a price inside. A `Product` with only ratings is how a service page or a
+/// `Product` with its `offers` (or a `ProductGroup` with its variants), or beside an `Offer` of
+/// the page's own, or a microdata `Product` with an offer or a price inside. A `Product` with only ratings is how a service page or a
 /// review asks a search engine for stars beside its link; the page sells nothing, and its
 /// testimonials are its own text.
 fn declares_product_for_sale(page: &Page) -> bool {
-    let mut for_sale = false;
+    // A product with its offers (or variants) in it, or a product and an offer beside it in the
+    // page's entries (a `@graph` whose `Offer` names the product by `itemOffered`).
+    let (mut for_sale, mut product, mut offer) = (false, false, false);
+    let given = |value: Option<&serde_json::Value>| match value {
+        None | Some(serde_json::Value::Null) => false,
+        Some(serde_json::Value::Array(list)) => !list.is_empty(),
+        Some(serde_json::Value::Object(map)) => !map.is_empty(),
+        Some(_) => true,
+    };
     for_each_page_entry(page, |entry| {
-        for_sale |= entry_types(entry)
-            .iter()
-            .any(|t| PRODUCT_TYPES.contains(&t.as_str()))
-            && (entry.get("offers").is_some() || entry.get("hasVariant").is_some());
+        let types = entry_types(entry);
+        if types.iter().any(|t| PRODUCT_TYPES.contains(&t.as_str())) {
+            product = true;
+            for_sale |= given(entry.get("offers")) || given(entry.get("hasVariant"));
+        }
+        offer |= types.iter().any(|t| t.ends_with("Offer"));
     });
-    if for_sale {
+    if for_sale || (product && offer) {
         return true;
     }
     let dom = &page.dom;

@@ -1199,6 +1199,22 @@ fn a_product_declared_only_for_its_ratings_keeps_its_testimonials() {
     let k = kept(&page, &x);
     assert!(no_review_dropped(&page, &x), "{k:?}");
     assert!(has(&k, "Review 1:") && has(&k, "Paragraph 2 "), "{k:?}");
+    // Offers given as nothing are no offers.
+    for empty in ["null", "[]", "{}"] {
+        let ld = format!(
+            r#"<script type="application/ld+json">{{"@type":"Product","name":"Pest control","offers":{empty}}}</script>"#
+        );
+        let (page, x) = run(&product_page_with_reviews(&ld));
+        assert!(
+            no_review_dropped(&page, &x),
+            "{empty}: {:?}",
+            kept(&page, &x)
+        );
+    }
+    // A product whose offer stands beside it in the page's graph is on sale.
+    let graph = r##"<script type="application/ld+json">{"@graph":[{"@type":"Product","@id":"#p","name":"Loke Jacket"},{"@type":"Offer","itemOffered":{"@id":"#p"},"price":"120.00"}]}</script>"##;
+    let (page, x) = run(&product_page_with_reviews(graph));
+    assert!(!no_review_dropped(&page, &x), "{:?}", kept(&page, &x));
     // Microdata with ratings and no offer is the same.
     let microdata = product_page_with_reviews("").replace(
         "<section class=product-info>",
@@ -2103,25 +2119,41 @@ fn short_prose(n: usize) -> String {
 }
 
 /// A section front: a few stories, each a linked title over its summary, and nothing else of
-/// length. Nothing is kept: it is no article, and the step that widens leaves teasers alone.
+/// length. Nothing is kept: it is no article, and the step that widens leaves teasers alone. A
+/// title may be a word or two, or read like a date, when it is a section's heading; a link line
+/// that is no heading must read as a title.
 #[test]
 fn a_front_of_linked_titles_over_summaries_is_no_article() {
-    let stories: String = (0..3)
-        .map(|n| {
-            format!(
-                "<div class=s{n}><h2><a href=/story{n}>Council approves the budget {n}</a></h2>{}</div>",
-                short_prose(n)
-            )
-        })
-        .collect();
-    let html =
-        format!("<html><body><nav>{NAV}</nav><div class=front>{stories}</div></body></html>");
-    let (page, x) = run(&html);
-    assert!(kept(&page, &x).is_empty(), "{:?}", kept(&page, &x));
-    assert_eq!(
-        reason_of(&page, &x, "Post 1:").as_deref(),
-        Some("pith-page: no article: every paragraph is a teaser under a link")
-    );
+    /// A story's title line, made from its number.
+    type Title = fn(usize) -> String;
+    let titles: [(&str, Title); 4] = [
+        ("a title", |n| {
+            format!("<h2><a href=/s{n}>Council approves the budget {n}</a></h2>")
+        }),
+        ("a word", |n| {
+            format!("<h2><a href=/s{n}>Budget{n}</a></h2>")
+        }),
+        ("a date", |n| {
+            format!("<h3><a href=/s{n}>Budget approved on {n} March</a></h3>")
+        }),
+        ("a linked line", |n| {
+            format!("<div><a href=/s{n}>Council approves the budget</a></div>")
+        }),
+    ];
+    for (name, title) in titles {
+        let stories: String = (0..3)
+            .map(|n| format!("<div class=s{n}>{}{}</div>", title(n), short_prose(n)))
+            .collect();
+        let html =
+            format!("<html><body><nav>{NAV}</nav><div class=front>{stories}</div></body></html>");
+        let (page, x) = run(&html);
+        assert!(kept(&page, &x).is_empty(), "{name}: {:?}", kept(&page, &x));
+        assert_eq!(
+            reason_of(&page, &x, "Post 1:").as_deref(),
+            Some("pith-page: no article: every paragraph is a teaser under a link"),
+            "{name}"
+        );
+    }
 }
 
 /// A thread of short posts whose boxes no name tells apart: each post's text sits under its
