@@ -181,7 +181,9 @@ pub const RETENTION_FREE_PAGES_KEPT: u64 = 4_096;
 pub const RETENTION_RELEASE_PAGES: u64 = 8_192;
 
 /// A refresh writes at most this many items' full-text rows again when the file's rows are of an
-/// older form than the index's (`Store::reindex_search`, after retention): reading an article's
-/// record and writing its row took 0.1 ms an item (2,000 in 0.2 s), so a batch holds a refresh
-/// up half a second, and a year's 100,000 items are current after twenty refreshes.
-pub const SEARCH_REINDEX_BATCH: usize = 5_000;
+/// older form than the index's (`Store::reindex_search`, after retention), 250 to a transaction
+/// so that the window's writes wait for one of them at most. Reading an article's record and
+/// writing its row took 0.1 ms an item (2,000 in 0.2 s), and 0.5 ms for long articles (18 KB of
+/// text), so a batch holds a refresh up a second at most, and a year's 100,000 items are current
+/// after fifty refreshes.
+pub const SEARCH_REINDEX_BATCH: usize = 2_000;

@@ -462,11 +462,21 @@ fn a_refresh_brings_older_search_rows_to_the_current_form() {
     assert_updated(&events, feed_id, 1, 0, 0);
     let found = |db: &Path| Store::open(db).unwrap().search("交通", 10).unwrap().len();
     assert_eq!(found(&db), 1);
-    // As a file of the version before reads: its rows of an older form.
-    let mut store = Store::open(&db).unwrap();
-    store.set_setting("search_index_form", "1").unwrap();
-    assert!(store.search_form().unwrap() < pith::store::SEARCH_FORM);
-    drop(store);
+    // As a file of the version before reads: its row holds the sentence as one word.
+    let id = item(&db, "/a/zh.html").id;
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute("DELETE FROM item_fts WHERE rowid = ?1", [id])
+        .unwrap();
+    conn.execute(
+        "INSERT INTO item_fts (rowid, title, body) VALUES (?1, '北京发布新规', ?2)",
+        rusqlite::params![id, "北京市今天发布了新的交通规定"],
+    )
+    .unwrap();
+    conn.execute("DELETE FROM setting WHERE key = 'search_index_form'", [])
+        .unwrap();
+    drop(conn);
+    assert_eq!(found(&db), 0);
+    assert!(Store::open(&db).unwrap().search_form().unwrap() < pith::store::SEARCH_FORM);
     run(&db, &options(1));
     let store = Store::open(&db).unwrap();
     assert_eq!(store.search_form().unwrap(), pith::store::SEARCH_FORM);

@@ -245,6 +245,9 @@ impl Store {
     }
 }
 
+/// Items whose rows [`Store::reindex_search`] writes in one transaction.
+const REINDEX_CHUNK: usize = 250;
+
 impl Store {
     /// Writes the full-text rows of up to `limit` items again, in the index's current form
     /// ([`crate::store::SEARCH_FORM`]), where the file's rows are of an older one: Chinese or Thai
@@ -253,22 +256,38 @@ impl Store {
     /// any of them up for long. An item whose record cannot be read keeps its row. Returns how
     /// many rows were written; 0 once every row is current.
     pub fn reindex_search(&mut self, limit: usize) -> Result<usize, StoreError> {
-        let batch = self.items_to_reindex(limit)?;
-        if batch.is_empty() && self.search_form()? >= crate::store::SEARCH_FORM {
-            return Ok(0);
+        let mut written = 0;
+        let mut left = limit;
+        while left > 0 {
+            // In chunks, each its own transaction: the window's writes wait for one chunk at
+            // most, and what is held in memory is one chunk's texts.
+            let chunk = left.min(REINDEX_CHUNK);
+            let batch = self.items_to_reindex(chunk)?;
+            if batch.is_empty() && self.search_form()? >= crate::store::SEARCH_FORM {
+                break;
+            }
+            // A full chunk may have more after it; a short one was the last.
+            let through = if batch.len() >= chunk {
+                batch.last().map(|item| item.id)
+            } else {
+                None
+            };
+            let mut rows = Vec::with_capacity(batch.len());
+            for item in batch {
+                match self.item_search_text(item.id) {
+                    Ok(body) => rows.push((item, body)),
+                    // A record that does not decode keeps its row; anything else is an error.
+                    Err(StoreError::Corrupt(_)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            written += self.reindex_search_rows(&rows, through)?;
+            if through.is_none() {
+                break;
+            }
+            left -= chunk;
         }
-        // A full batch may have more after it; a short one was the last.
-        let through = if batch.len() >= limit {
-            batch.last().map(|item| item.0)
-        } else {
-            None
-        };
-        let rows: Vec<(ItemId, String, String)> = batch
-            .into_iter()
-            .filter_map(|(id, title)| self.item_search_text(id).ok().map(|body| (id, title, body)))
-            .collect();
-        self.reindex_search_rows(&rows, through)?;
-        Ok(rows.len())
+        Ok(written)
     }
 }
 

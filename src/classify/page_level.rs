@@ -766,14 +766,12 @@ fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
             continue;
         }
         if label.is_content() && stats::is_prose(block) {
-            // A teaser sits under its story's linked title: a linked heading of a section's rank
-            // (h1–h3), however short ("Budget"), or a link line that reads as a title; a post's
-            // paragraph sits under its author's linked name or its number (`#1`), which link too.
-            let under_link = previous.is_some_and(|p| {
-                p.words > 0
-                    && p.link_density() >= LINK_LINE
-                    && (matches!(p.kind, BlockKind::Heading(1..=3)) || grid::links_a_title(p))
-            });
+            // A teaser sits under its story's linked title; a post's paragraph sits under its
+            // author's linked name or its number (`#1`), which link too, in a heading or not. A
+            // front whose titles are a word or two is not told from a thread: it keeps its
+            // summaries, which a reader can use, rather than go blank.
+            let under_link =
+                previous.is_some_and(|p| p.link_density() >= LINK_LINE && grid::links_a_title(p));
             if !under_link {
                 return false;
             }

@@ -178,11 +178,13 @@ fn comment_end(html: &[u8], from: usize) -> usize {
     if rest.starts_with(b"->") {
         return from + 2;
     }
-    let close = find(html, from, b"-->").map(|e| e + 3);
-    let bang = find(html, from, b"--!>").map(|e| e + 4);
-    match (close, bang) {
-        (Some(a), Some(b)) => a.min(b),
-        (a, b) => a.or(b).unwrap_or(html.len()),
+    // `--!>` counts only before the first `-->`: each is searched once, so a page of many
+    // comments costs its length, not its length times its comments.
+    let close = find(html, from, b"-->");
+    let bound = close.unwrap_or(html.len());
+    match find(&html[..bound], from, b"--!>") {
+        Some(bang) => bang + 4,
+        None => close.map_or(html.len(), |e| e + 3),
     }
 }
 
@@ -224,39 +226,50 @@ fn script_end(html: &[u8], from: usize) -> usize {
     }
     let mut state = State::Text;
     let mut at = from;
+    // The next `</script`, found again only once passed: every search below stops at it, so a
+    // script of many comments costs its length.
+    let mut close = end_tag(html, at, b"script");
     loop {
-        let close = end_tag(html, at, b"script");
+        if close.is_some_and(|c| c < at) {
+            close = end_tag(html, at, b"script");
+        }
+        let bound = close.unwrap_or(html.len());
+        let before = &html[..bound];
         let (comment_open, comment_close, inner_open) = match state {
-            State::Text => (find(html, at, b"<!--"), None, None),
-            State::Escaped => (None, find(html, at, b"-->"), tag(html, at, b"<", b"script")),
-            State::DoubleEscaped => (None, find(html, at, b"-->"), None),
+            State::Text => (find(before, at, b"<!--"), None, None),
+            State::Escaped => {
+                // A `<script` counts only before the section's `-->`.
+                let comment_close = find(before, at, b"-->");
+                let inner = &before[..comment_close.unwrap_or(before.len())];
+                (None, comment_close, tag(inner, at, b"<", b"script"))
+            }
+            State::DoubleEscaped => (None, find(before, at, b"-->"), None),
         };
-        // The earliest of the events this state knows.
-        let events = [
-            (close, 0u8),
-            (comment_open, 1),
-            (comment_close, 2),
-            (inner_open, 3),
-        ];
-        let Some((position, event)) = events.iter().filter_map(|&(p, e)| p.map(|p| (p, e))).min()
-        else {
-            return html.len();
-        };
+        // The earliest of the events this state knows; the end tag comes last of all.
+        let event = [(comment_open, 1u8), (comment_close, 2), (inner_open, 3)]
+            .iter()
+            .filter_map(|&(p, e)| p.map(|p| (p, e)))
+            .min();
         match (event, &state) {
-            (0, State::DoubleEscaped) => {
+            (None, State::DoubleEscaped) => match close {
+                // The inner script's end: back to the escaped text.
+                Some(c) => {
+                    state = State::Escaped;
+                    at = c + 2;
+                }
+                None => return html.len(),
+            },
+            (None, _) => return close.unwrap_or(html.len()),
+            (Some((position, 1)), _) => {
+                // After `<!`: `<!-->` and `<!--->` close at once, as the tokenizer reads them.
                 state = State::Escaped;
                 at = position + 2;
             }
-            (0, _) => return position,
-            (1, _) => {
-                state = State::Escaped;
-                at = position + 4;
-            }
-            (2, _) => {
+            (Some((position, 2)), _) => {
                 state = State::Text;
                 at = position + 3;
             }
-            _ => {
+            (Some((position, _)), _) => {
                 state = State::DoubleEscaped;
                 at = position + 7;
             }
@@ -382,6 +395,10 @@ mod tests {
             (
                 "<script><!-- plain </script><b class=x>".to_owned(),
                 format!("<script><!-- plain </script><b class={x}>"),
+            ),
+            (
+                "<script><!-->w('<script>s()</script><i class=x>')</script>".to_owned(),
+                format!("<script><!-->w('<script>s()</script><i class={x}>')</script>"),
             ),
         ] {
             assert_eq!(hidden(&html), want, "{html:?}");

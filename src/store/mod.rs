@@ -43,7 +43,7 @@ pub use items::{ItemFilter, ItemId, ItemInfo, ItemScope, NewArticle, NewItem, St
 pub use pages::StoredPage;
 pub use pins::{Pin, PinVerdict};
 pub use retention::{Retention, SweepLimits, Swept};
-pub use search::{SEARCH_FORM, SEARCH_RANKED, SearchHit, snippet};
+pub use search::{ReindexItem, SEARCH_FORM, SEARCH_RANKED, SearchHit, snippet};
 pub use space::{ItemTally, SpacePart, SpaceReport};
 pub use tree::{CountsAt, DocId, MemoryRead, MemoryRecord, TreeDocument, TreeInsert, TreeNodeInfo};
 

@@ -184,6 +184,17 @@ pub(crate) fn flush_fts(tx: &Connection) -> Result<(), StoreError> {
 /// items at a time ([`Store::items_to_reindex`]), oldest first.
 pub const SEARCH_FORM: u32 = 2;
 
+/// An item whose full-text row may be of an older form, as it stood when listed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReindexItem {
+    /// The item.
+    pub id: ItemId,
+    /// Its title.
+    pub title: String,
+    /// Its page fetches so far: a retry that stores the page raises it.
+    pub attempts: i64,
+}
+
 /// The setting that holds the form of a file's rows ([`SEARCH_FORM`]) once every row is in it;
 /// absent or lower while older rows remain.
 const FORM_SETTING: &str = "search_index_form";
@@ -206,8 +217,8 @@ pub const SEARCH_RANKED: usize = 5_000;
 
 impl Store {
     /// The next `limit` items whose full-text rows may be of an older form than [`SEARCH_FORM`],
-    /// with their titles, in id order; empty when every row is of the current form.
-    pub fn items_to_reindex(&self, limit: usize) -> Result<Vec<(ItemId, String)>, StoreError> {
+    /// in id order; empty when every row is of the current form.
+    pub fn items_to_reindex(&self, limit: usize) -> Result<Vec<ReindexItem>, StoreError> {
         if self.search_form()? >= SEARCH_FORM {
             return Ok(Vec::new());
         }
@@ -215,31 +226,44 @@ impl Store {
             .setting(CURSOR_SETTING)?
             .and_then(|v| v.parse().ok())
             .unwrap_or(0);
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id, title FROM item WHERE id > ?1 ORDER BY id LIMIT ?2")?;
-        let rows = stmt.query_map(params![after, limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, title, attempts FROM item WHERE id > ?1 ORDER BY id LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![after, limit as i64], |r| {
+            Ok(ReindexItem {
+                id: r.get(0)?,
+                title: r.get(1)?,
+                attempts: r.get(2)?,
+            })
+        })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Writes the full-text rows of `items` (id, title, search text) again in the current form,
-    /// and moves the reindexing on: past item `through`, or, when it is `None`, to its end (no
-    /// older row is left, and the file's form becomes [`SEARCH_FORM`]). One transaction: a
-    /// reindexing cut short resumes where its last batch ended.
+    /// Writes the full-text rows of `items` (each with its search text, read as the item stood
+    /// when [`Store::items_to_reindex`] listed it) again in the current form, and moves the
+    /// reindexing on: past item `through`, or, when it is `None`, to its end (no older row is
+    /// left, and the file's form becomes [`SEARCH_FORM`]). One transaction: a reindexing cut short
+    /// resumes where its last batch ended. An item that changed since it was listed (retitled, its
+    /// page fetched at last) or went (retention) is left alone: whoever changed it wrote its row.
+    /// Returns how many rows were written.
     pub fn reindex_search_rows(
         &mut self,
-        items: &[(ItemId, String, String)],
+        items: &[(ReindexItem, String)],
         through: Option<ItemId>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<usize, StoreError> {
         self.write(|tx| {
-            for (id, title, body) in items {
-                // An item retention deleted meanwhile has no row to write.
-                let exists: bool = tx
-                    .prepare_cached("SELECT EXISTS (SELECT 1 FROM item WHERE id = ?1)")?
-                    .query_row([id], |r| r.get(0))?;
-                if exists {
-                    delete_fts(tx, *id)?;
-                    insert_fts(tx, *id, title, body)?;
+            let mut written = 0;
+            for (item, body) in items {
+                let unchanged: bool = tx
+                    .prepare_cached(
+                        "SELECT EXISTS (SELECT 1 FROM item WHERE id = ?1 AND title = ?2
+                             AND attempts = ?3)",
+                    )?
+                    .query_row(params![item.id, item.title, item.attempts], |r| r.get(0))?;
+                if unchanged {
+                    delete_fts(tx, item.id)?;
+                    insert_fts(tx, item.id, &item.title, body)?;
+                    written += 1;
                 }
             }
             let set = |key: &str, value: String| -> Result<(), StoreError> {
@@ -258,7 +282,7 @@ impl Store {
                         .execute([CURSOR_SETTING])?;
                 }
             }
-            Ok(())
+            Ok(written)
         })
     }
 
@@ -850,5 +874,28 @@ mod tests {
             .collect::<Vec<_>>()
             .join(" ");
         assert_eq!(found(&store, &long), [1]);
+    }
+
+    /// An item retitled (or fetched at last) between its listing and the write keeps the row its
+    /// change wrote; the others are written, and the reindexing ends.
+    #[test]
+    fn a_row_changed_since_it_was_listed_is_not_written_back() {
+        let mut store = store_with(&["one", "two"]);
+        store.set_setting(FORM_SETTING, "1").unwrap();
+        let listed = store.items_to_reindex(10).unwrap();
+        assert_eq!(listed.iter().map(|i| i.id).collect::<Vec<_>>(), [1, 2]);
+        store
+            .conn
+            .execute("UPDATE item SET title = 'New' WHERE id = 1", [])
+            .unwrap();
+        let rows: Vec<(ReindexItem, String)> = listed
+            .into_iter()
+            .map(|item| (item, "stale text".to_owned()))
+            .collect();
+        assert_eq!(store.reindex_search_rows(&rows, None).unwrap(), 1);
+        assert_eq!(found(&store, "stale"), [2]);
+        assert_eq!(found(&store, "one"), [1]);
+        assert_eq!(store.search_form().unwrap(), SEARCH_FORM);
+        assert!(store.items_to_reindex(10).unwrap().is_empty());
     }
 }

@@ -176,29 +176,49 @@ fn item_types(itemtype: &str) -> impl Iterator<Item = &str> {
 const PRODUCT_TYPES: &[&str] = &["Product", "ProductGroup"];
 
 /// True when the page's structured data declares a product that is offered for sale: a JSON-LD
-/// `Product` with its `offers` (or a `ProductGroup` with its variants), or beside an `Offer` of
-/// the page's own, or a microdata `Product` with an offer or a price inside. A `Product` with only ratings is how a service page or a
-/// review asks a search engine for stars beside its link; the page sells nothing, and its
-/// testimonials are its own text.
+/// `Product` with its `offers` (or a `ProductGroup` with its variants), or named by an `Offer`
+/// of the page's own, or a microdata `Product` with an offer or a price inside. A `Product`
+/// with only ratings is how a service page or a review asks a search engine for stars beside
+/// its link; the page sells nothing, and its testimonials are its own text.
 fn declares_product_for_sale(page: &Page) -> bool {
-    // A product with its offers (or variants) in it, or a product and an offer beside it in the
-    // page's entries (a `@graph` whose `Offer` names the product by `itemOffered`).
-    let (mut for_sale, mut product, mut offer) = (false, false, false);
+    // A product with its offers (or variants) in it, or an offer beside it in the page's entries
+    // that names it (a `@graph` whose `Offer` names the product by `itemOffered`).
     let given = |value: Option<&serde_json::Value>| match value {
         None | Some(serde_json::Value::Null) => false,
         Some(serde_json::Value::Array(list)) => !list.is_empty(),
         Some(serde_json::Value::Object(map)) => !map.is_empty(),
+        Some(serde_json::Value::String(text)) => !text.trim().is_empty(),
         Some(_) => true,
     };
+    let is_product = |entry: &serde_json::Value| {
+        entry_types(entry)
+            .iter()
+            .any(|t| PRODUCT_TYPES.contains(&t.as_str()))
+    };
+    let mut for_sale = false;
+    let mut product_ids: Vec<String> = Vec::new();
+    let mut offered: Vec<serde_json::Value> = Vec::new();
     for_each_page_entry(page, |entry| {
-        let types = entry_types(entry);
-        if types.iter().any(|t| PRODUCT_TYPES.contains(&t.as_str())) {
-            product = true;
+        if is_product(entry) {
             for_sale |= given(entry.get("offers")) || given(entry.get("hasVariant"));
+            if let Some(id) = entry.get("@id").and_then(|v| v.as_str()) {
+                product_ids.push(id.to_owned());
+            }
         }
-        offer |= types.iter().any(|t| t.ends_with("Offer"));
+        if entry_types(entry).iter().any(|t| t.ends_with("Offer"))
+            && let Some(item) = entry.get("itemOffered")
+        {
+            offered.push(item.clone());
+        }
     });
-    if for_sale || (product && offer) {
+    let offers_a_product = offered.iter().any(|item| {
+        is_product(item)
+            || item
+                .get("@id")
+                .and_then(|v| v.as_str())
+                .is_some_and(|id| product_ids.iter().any(|p| p == id))
+    });
+    if for_sale || offers_a_product {
         return true;
     }
     let dom = &page.dom;
