@@ -699,33 +699,11 @@ mod tests {
     /// words given twice too.
     #[test]
     fn words_cut_by_the_tokenizer_are_found_not_refused() {
-        let mut store = Store::open_in_memory().unwrap();
-        for (id, body) in [
-            (1, "हिन्दी समाचार आज"),
-            (2, "Le café de l'été"),
-            (3, "other"),
-        ] {
-            store
-                .conn
-                .execute(
-                    "INSERT INTO item (id, link, title, added) VALUES (?1, 'https://ex.test/', 'T', 0)",
-                    [id],
-                )
-                .unwrap();
-            store.write(|tx| insert_fts(tx, id, "T", body)).unwrap();
-        }
-        let ids = |q: &str| -> Vec<ItemId> {
-            store
-                .search(q, 10)
-                .unwrap()
-                .into_iter()
-                .map(|h| h.id)
-                .collect()
-        };
-        assert_eq!(ids("समाचार"), [1]);
-        assert_eq!(ids("हिन्दी"), [1]);
-        assert_eq!(ids("CAFE ete cafe"), [2]);
-        assert_eq!(ids("\"(*"), Vec::<ItemId>::new());
+        let store = store_with(&["हिन्दी समाचार आज", "Le café de l'été", "other"]);
+        assert_eq!(found(&store, "समाचार"), [1]);
+        assert_eq!(found(&store, "हिन्दी"), [1]);
+        assert_eq!(found(&store, "CAFE ete cafe"), [2]);
+        assert_eq!(found(&store, "\"(*"), Vec::<ItemId>::new());
     }
 
     /// A store holding `bodies` as items 1, 2, ….
