@@ -11,6 +11,7 @@
 //! text size); [`Dom::limits_hit`] says whether any of them cut this document.
 
 mod guard;
+pub(crate) use guard::is_raw_text;
 mod sink;
 
 use std::cell::RefCell;

@@ -256,6 +256,9 @@ impl Store {
     /// any of them up for long. An item whose record cannot be read keeps its row. Returns how
     /// many rows were written; 0 once every row is current.
     pub fn reindex_search(&mut self, limit: usize) -> Result<usize, StoreError> {
+        if self.search_form()? >= crate::store::SEARCH_FORM {
+            return Ok(0);
+        }
         let mut written = 0;
         let mut left = limit;
         while left > 0 {
@@ -263,9 +266,6 @@ impl Store {
             // most, and what is held in memory is one chunk's texts.
             let chunk = left.min(REINDEX_CHUNK);
             let batch = self.items_to_reindex(chunk)?;
-            if batch.is_empty() && self.search_form()? >= crate::store::SEARCH_FORM {
-                break;
-            }
             // A full chunk may have more after it; a short one was the last.
             let through = if batch.len() >= chunk {
                 batch.last().map(|item| item.id)

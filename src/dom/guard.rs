@@ -278,7 +278,7 @@ fn is_void(n: &LocalName) -> bool {
 }
 
 /// Elements whose contents the tokenizer reads as text.
-fn is_raw_text(n: &LocalName) -> bool {
+pub(crate) fn is_raw_text(n: &LocalName) -> bool {
     matches!(
         *n,
         local_name!("script")

@@ -46,12 +46,12 @@ pub fn hide_class_names(html: &[u8]) -> Vec<u8> {
         let name = &html[i + 1..name_end];
         out.extend_from_slice(&html[i..name_end]);
         i = copy_attributes(html, name_end, &mut out);
-        if let Some(raw) = RAW_TEXT.iter().find(|r| name.eq_ignore_ascii_case(r)) {
+        if is_raw_text(name) {
             // The element's text runs to its end tag, markup or not.
             let end = if name.eq_ignore_ascii_case(b"script") {
                 script_end(html, i)
             } else {
-                end_tag(html, i, raw).unwrap_or(html.len())
+                end_tag(html, i, name).unwrap_or(html.len())
             };
             out.extend_from_slice(&html[i..end]);
             i = end;
@@ -60,18 +60,16 @@ pub fn hide_class_names(html: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Elements whose content is text to the HTML tokenizer, not markup.
-const RAW_TEXT: &[&[u8]] = &[
-    b"script",
-    b"style",
-    b"textarea",
-    b"title",
-    b"xmp",
-    b"iframe",
-    b"noembed",
-    b"noframes",
-    b"plaintext",
-];
+/// True when the element named `name` holds text to the HTML tokenizer, not markup (the DOM
+/// guard's list). `<noscript>` is read as markup, as pith reads it where a page shows no prose,
+/// so its classes go too.
+fn is_raw_text(name: &[u8]) -> bool {
+    let Ok(name) = std::str::from_utf8(name) else {
+        return false;
+    };
+    let name = html5ever::LocalName::from(name.to_ascii_lowercase());
+    name != html5ever::local_name!("noscript") && crate::dom::is_raw_text(&name)
+}
 
 /// Copies a start tag's attributes from `at` (just after its name) through its closing `>`,
 /// replacing the value of a `class` attribute; returns where the tag ends.

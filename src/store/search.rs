@@ -7,6 +7,7 @@
 use rusqlite::{Connection, params};
 
 use super::items::ItemId;
+use super::settings::write_setting;
 use super::{Store, StoreError};
 
 /// A search result.
@@ -266,18 +267,10 @@ impl Store {
                     written += 1;
                 }
             }
-            let set = |key: &str, value: String| -> Result<(), StoreError> {
-                tx.prepare_cached(
-                    "INSERT INTO setting (key, value) VALUES (?1, ?2)
-                     ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                )?
-                .execute(params![key, value])?;
-                Ok(())
-            };
             match through {
-                Some(last) => set(CURSOR_SETTING, last.to_string())?,
+                Some(last) => write_setting(tx, CURSOR_SETTING, &last.to_string())?,
                 None => {
-                    set(FORM_SETTING, SEARCH_FORM.to_string())?;
+                    write_setting(tx, FORM_SETTING, &SEARCH_FORM.to_string())?;
                     tx.prepare_cached("DELETE FROM setting WHERE key = ?1")?
                         .execute([CURSOR_SETTING])?;
                 }
@@ -493,15 +486,12 @@ pub fn snippet(text: &str, query: &str, width: usize) -> String {
         if wanted.contains(&word.to_lowercase()) {
             return Some((s, e));
         }
+        // ASCII lower case keeps every byte where it was ("iPhone手机" holds "iphone手机").
+        let lower = word.to_ascii_lowercase();
         wanted
             .iter()
             .filter(|w| w.chars().any(is_unspaced_letter))
-            // ASCII lower case keeps every byte where it was ("iPhone手机" holds "iphone手机").
-            .find_map(|w| {
-                word.to_ascii_lowercase()
-                    .find(w.as_str())
-                    .map(|at| (s + at, s + at + w.len()))
-            })
+            .find_map(|w| lower.find(w.as_str()).map(|at| (s + at, s + at + w.len())))
     };
     let is_wanted = |w: &(usize, usize)| wanted_part(w).is_some();
     let first = words.iter().position(is_wanted).unwrap_or(0);

@@ -1,7 +1,7 @@
 //! The window's settings (refresh interval, text size, pane widths), kept in the database so that
 //! they travel with it: a name and its value as text, which the window parses and bounds.
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{Store, StoreError};
 
@@ -17,15 +17,19 @@ impl Store {
 
     /// Stores `value` under `key`, replacing what was there.
     pub fn set_setting(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.write(|tx| {
-            tx.prepare_cached(
-                "INSERT INTO setting (key, value) VALUES (?1, ?2)
-                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            )?
-            .execute(params![key, value])?;
-            Ok(())
-        })
+        self.write(|tx| write_setting(tx, key, value))
     }
+}
+
+/// Stores `value` under `key` in the transaction `tx`, replacing what was there: for a setting
+/// that must change together with other writes.
+pub(super) fn write_setting(tx: &Connection, key: &str, value: &str) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO setting (key, value) VALUES (?1, ?2)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    )?
+    .execute(params![key, value])?;
+    Ok(())
 }
 
 #[cfg(test)]

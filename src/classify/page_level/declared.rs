@@ -195,30 +195,24 @@ fn declares_product_for_sale(page: &Page) -> bool {
             .iter()
             .any(|t| PRODUCT_TYPES.contains(&t.as_str()))
     };
+    let id_of =
+        |entry: &serde_json::Value| entry.get("@id").and_then(|v| v.as_str()).map(str::to_owned);
     let mut for_sale = false;
-    let mut product_ids: Vec<String> = Vec::new();
-    let mut offered: Vec<serde_json::Value> = Vec::new();
+    // The ids of the page's products, and those its offers name.
+    let (mut product_ids, mut offered_ids) = (Vec::new(), Vec::new());
     for_each_page_entry(page, |entry| {
         if is_product(entry) {
             for_sale |= given(entry.get("offers")) || given(entry.get("hasVariant"));
-            if let Some(id) = entry.get("@id").and_then(|v| v.as_str()) {
-                product_ids.push(id.to_owned());
-            }
+            product_ids.extend(id_of(entry));
         }
         if entry_types(entry).iter().any(|t| t.ends_with("Offer"))
             && let Some(item) = entry.get("itemOffered")
         {
-            offered.push(item.clone());
+            for_sale |= is_product(item);
+            offered_ids.extend(id_of(item));
         }
     });
-    let offers_a_product = offered.iter().any(|item| {
-        is_product(item)
-            || item
-                .get("@id")
-                .and_then(|v| v.as_str())
-                .is_some_and(|id| product_ids.iter().any(|p| p == id))
-    });
-    if for_sale || offers_a_product {
+    if for_sale || offered_ids.iter().any(|id| product_ids.contains(id)) {
         return true;
     }
     let dom = &page.dom;
