@@ -7,9 +7,10 @@
 //! words are gone. Ids, element names, roles and structured data are left as they are.
 
 /// `html` with the tokens of every `class` attribute replaced by opaque ones ([`opaque`]).
-/// Comments and the text of raw-text elements (`<script>`, `<style>`, `<textarea>`, `<title>`,
-/// …) are copied as they are, so a sheet's selectors keep their names and no longer match (as
-/// on a site whose names are generated, the sheet would name the generated ones).
+/// Comments and the text of raw-text elements (`<script>`, `<textarea>`, `<title>`, …) are
+/// copied as they are; a `<style>` sheet's class selectors get the same opaque names as the
+/// elements ([`write_opaque_sheet`]), since on a site whose names are generated the sheet names
+/// the generated ones and still matches.
 pub fn hide_class_names(html: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(html.len());
     let mut i = 0;
@@ -53,11 +54,67 @@ pub fn hide_class_names(html: &[u8]) -> Vec<u8> {
             } else {
                 end_tag(html, i, name).unwrap_or(html.len())
             };
-            out.extend_from_slice(&html[i..end]);
+            if name.eq_ignore_ascii_case(b"style") {
+                write_opaque_sheet(&html[i..end], &mut out);
+            } else {
+                out.extend_from_slice(&html[i..end]);
+            }
             i = end;
         }
     }
     out
+}
+
+/// Writes a `<style>` sheet with its class selectors' names made opaque as the elements' are
+/// (`.share` → `.x…`), so that a rule still matches the elements it named, as on a site whose
+/// generated names the sheet names too. A name is read as pith's sheet reader reads one: ASCII
+/// letters, digits, `-` and `_`, not starting with a digit (`1.5em` is a number); one that goes
+/// on with an escape (`.md\:hidden`) is left whole, since no element's token is spelt so. Comments
+/// and strings are copied as they are.
+fn write_opaque_sheet(sheet: &[u8], out: &mut Vec<u8>) {
+    let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_');
+    let mut at = 0;
+    while at < sheet.len() {
+        let b = sheet[at];
+        match b {
+            b'/' if sheet.get(at + 1) == Some(&b'*') => {
+                let end = find(sheet, at + 2, b"*/").map_or(sheet.len(), |e| e + 2);
+                out.extend_from_slice(&sheet[at..end]);
+                at = end;
+            }
+            b'"' | b'\'' => {
+                // A string ends at its quote, or (unclosed, as CSS reads it) at the line's end.
+                let end = sheet[at + 1..]
+                    .iter()
+                    .position(|&c| c == b || c == b'\n')
+                    .map_or(sheet.len(), |p| at + p + 2);
+                out.extend_from_slice(&sheet[at..end]);
+                at = end;
+            }
+            b'.' if sheet
+                .get(at + 1)
+                .is_some_and(|&c| is_name_byte(c) && !c.is_ascii_digit()) =>
+            {
+                let start = at + 1;
+                let end = start
+                    + sheet[start..]
+                        .iter()
+                        .position(|&c| !is_name_byte(c))
+                        .unwrap_or(sheet.len() - start);
+                out.push(b'.');
+                if sheet.get(end) == Some(&b'\\') {
+                    out.extend_from_slice(&sheet[start..end]);
+                } else {
+                    out.extend_from_slice(opaque(&sheet[start..end]).as_bytes());
+                }
+                at = end;
+            }
+            _ => {
+                out.push(b);
+                at += 1;
+            }
+        }
+    }
 }
 
 /// True when the element named `name` holds text to the HTML tokenizer, not markup (the DOM
@@ -313,7 +370,7 @@ mod tests {
     }
 
     #[test]
-    fn other_attributes_text_comments_and_raw_text_stay() {
+    fn other_attributes_text_comments_and_raw_text_stay_but_a_sheets_names() {
         let html = "<a href='/class=x' data-class=\"share\" CLASS = 'share'>class=\"share\"</a>\
                     <!-- <b class=share> --><script>var s = '<i class=\"share\">';</script>\
                     <style>.share{display:none}</style><br/><p class>t</p>";
@@ -324,9 +381,49 @@ mod tests {
             format!(
                 "<a href='/class=x' data-class=\"share\" CLASS = '{share}'>class=\"share\"</a>\
                  <!-- <b class=share> --><script>var s = '<i class=\"share\">';</script>\
-                 <style>.share{{display:none}}</style><br/><p class>t</p>"
+                 <style>.{share}{{display:none}}</style><br/><p class>t</p>"
             )
         );
+    }
+
+    /// A sheet's class selectors are renamed as the elements are, so a rule that hid a class
+    /// still hides it; numbers, escaped names, strings and comments stay as written.
+    #[test]
+    fn a_sheets_class_selectors_get_the_elements_opaque_names() {
+        let (hidden_at, b) = (opaque(b"hidden-md_2"), opaque(b"b"));
+        let html = "<style>@media (min-width:1px){.hidden-md_2{display:none}}\
+                    a.b,.md\\:hidden{margin:1.5em .5em -.25em}\
+                    /* .note */ p::after{content:\".quoted\"}\
+                    q{quotes:'.open\n.b{}</style><i class='hidden-md_2'>";
+        assert_eq!(
+            hidden(html),
+            format!(
+                "<style>@media (min-width:1px){{.{hidden_at}{{display:none}}}}\
+                 a.{b},.md\\:hidden{{margin:1.5em .5em -.25em}}\
+                 /* .note */ p::after{{content:\".quoted\"}}\
+                 q{{quotes:'.open\n.{b}{{}}</style><i class='{hidden_at}'>"
+            )
+        );
+    }
+
+    /// The page reads as the named one did where its sheet hides a breakpoint's copy: the
+    /// rename keeps the rule and the elements it hides together.
+    #[test]
+    fn a_copy_the_sheet_hides_stays_hidden_once_the_names_go() {
+        let html = "<html><head><style>@media (min-width: 1200px) { .hidden-desk { display: \
+                    none } }</style></head><body><div class=hidden-desk><p>The phone copy of \
+                    the paragraph.</p></div><div class=hidden-phone><p>The desktop copy of the \
+                    paragraph.</p></div></body></html>";
+        let unnamed = hidden(html);
+        let texts = |html: &str| -> Vec<String> {
+            crate::page::page_from_html(html, None)
+                .blocks
+                .iter()
+                .map(|b| b.text.clone())
+                .collect()
+        };
+        assert_eq!(texts(&unnamed), ["The desktop copy of the paragraph."]);
+        assert_eq!(texts(&unnamed), texts(html));
     }
 
     #[test]
