@@ -42,23 +42,46 @@ fn step_into(dom: &Dom, node: NodeId, with_id: bool, out: &mut String) -> bool {
     true
 }
 
-/// Appends `text` with every run of ASCII digits folded to one `0` and separators escaped, so that
-/// numbered ids of the same container compare equal and a step never contains `/`.
+/// Appends `text` with its numbers folded to one `0` and separators escaped, so that numbered ids
+/// of the same container compare equal and a step never contains `/`. A number is a run of ASCII
+/// digits that stands as a part of the name by itself (`post-48213`, `zn--idx-0`) or ends a part
+/// that is otherwise letters (`post48213`, `item12`). A part that mixes letters and digits
+/// throughout (`sc-643c51a4-0`'s `643c51a4`, `css-1x2y3z`) is a generated hash: its digits are
+/// part of its identity, and folding them would make different boxes of the page one signature.
 fn push_folded(out: &mut String, text: &str) {
-    let mut in_digits = false;
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            if !in_digits {
-                out.push('0');
-            }
-            in_digits = true;
-            continue;
+    // Parts are the runs of letters and digits between separators; each is written whole.
+    let mut rest = text;
+    while !rest.is_empty() {
+        let part_len = rest
+            .char_indices()
+            .find(|&(_, c)| !c.is_alphanumeric())
+            .map_or(rest.len(), |(i, _)| i);
+        let (part, after) = rest.split_at(part_len);
+        push_part(out, part);
+        let mut chars = after.chars();
+        if let Some(separator) = chars.next() {
+            out.push(match separator {
+                '/' | ' ' => '_',
+                c => c,
+            });
         }
-        in_digits = false;
-        match c {
-            '/' | ' ' => out.push('_'),
-            c => out.push(c),
-        }
+        rest = chars.as_str();
+    }
+}
+
+/// Writes one part of a name (letters and digits): a number, or letters ending in a number, with
+/// the number as `0`; any other part as it is.
+fn push_part(out: &mut String, part: &str) {
+    let letters_end = part
+        .char_indices()
+        .find(|&(_, c)| c.is_ascii_digit())
+        .map_or(part.len(), |(i, _)| i);
+    let (letters, digits) = part.split_at(letters_end);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        out.push_str(letters);
+        out.push('0');
+    } else {
+        out.push_str(part);
     }
 }
 
@@ -156,6 +179,33 @@ mod tests {
             signature(&page.dom, node).as_deref(),
             Some("div#wrap/article#post-0.post-0")
         );
+    }
+
+    /// A generated name's digits are part of it: folding them would make the boxes of a page
+    /// built with CSS-in-JS (or of one read without its names) one signature.
+    #[test]
+    fn a_generated_names_digits_stay_and_numbers_fold() {
+        let folded = |name: &str| {
+            let mut out = String::new();
+            push_folded(&mut out, name);
+            out
+        };
+        for (name, want) in [
+            ("post-48213", "post-0"),
+            ("post48213", "post0"),
+            ("zn--idx-12", "zn--idx-0"),
+            ("2017/03 x", "0_0_x"),
+            ("sc-643c51a4-0", "sc-643c51a4-0"),
+            ("css-1x2y3z", "css-1x2y3z"),
+            ("x3e59b148", "x3e59b148"),
+            ("x0e0b0", "x0e0b0"),
+            ("h2", "h0"),
+            ("\u{e9}t\u{e9}-7", "\u{e9}t\u{e9}-0"),
+            ("", ""),
+            ("--", "--"),
+        ] {
+            assert_eq!(folded(name), want, "{name}");
+        }
     }
 
     #[test]

@@ -8,6 +8,8 @@
 //!    is looked up in this page. If it is there, it is the article container, over the page-level
 //!    choice when they disagree: blocks outside it go even when they are new (comments, related
 //!    headlines), the headline stays wherever it stands, and the page-level cleaning runs inside it.
+//!    It corrects a choice outside it or around it, never a finer one inside it (see
+//!    [`agreeing_with`]).
 //! 3. Inside the article, a block the tree has seen on a large share of the site's pages is
 //!    template text ("Advertisement", "Share this story") and goes; a block that repeats on only a
 //!    few pages (a byline, a date, a recurring sign-off) looks like article text and stays.
@@ -130,6 +132,36 @@ pub fn agreed_container(page: &Page, branch: &Branch) -> Option<Agreement> {
         }
     }
     None
+}
+
+/// The agreement as it reads beside the page-level article: the site's box corrects a choice
+/// outside it or around it, never a finer one inside it. When one of the page-level article's
+/// containers has the agreed signature (whichever element of that signature holds the most
+/// words), or the agreed box holds every container of that article, the site agrees with the
+/// page-level choice, which stands whole: its parts and the siblings it took beside its main
+/// container. Cutting it down to the box's own cleaning would drop a standfirst the page-level
+/// extractor had found beside the text, or keep all but one part of an article printed in parts.
+fn agreeing_with(
+    page: &Page,
+    page_level: &ArticleExtraction,
+    mut agreement: Agreement,
+) -> Agreement {
+    let dom = &page.dom;
+    let within =
+        |node: NodeId| node == agreement.node || dom.ancestors(node).any(|a| a == agreement.node);
+    let own =
+        page_level.containers.iter().copied().find(|&c| {
+            signature::signature(dom, c).as_deref() == Some(agreement.signature.as_str())
+        });
+    let held = page_level
+        .containers
+        .first()
+        .copied()
+        .filter(|_| page_level.containers.iter().all(|&c| within(c)));
+    if let Some(node) = own.or(held) {
+        agreement.node = node;
+    }
+    agreement
 }
 
 /// Words of the blocks inside a node, from each node's own blocks' words (put on their nodes
@@ -306,9 +338,9 @@ pub fn draft<'a>(
     page_level_outside: Vec<(usize, SlotKey)>,
 ) -> Option<Draft<'a>> {
     deciding_node(branch)?;
-    let agreement = agreed_container(page, branch);
+    let agreement = agreed_container(page, branch).map(|a| agreeing_with(page, page_level, a));
     let base = match &agreement {
-        Some(a) if page_level.containers.first() != Some(&a.node) => {
+        Some(a) if !page_level.containers.contains(&a.node) => {
             Cow::Owned(page_level::extract_in(page, a.node))
         }
         _ => Cow::Borrowed(page_level),
@@ -436,6 +468,64 @@ pub fn finish(page: &Page, branch: &Branch, draft: Draft<'_>) -> Vec<Label> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod agreement_tests {
+    use super::*;
+    use crate::page::page_from_html;
+
+    /// The site's box corrects a page-level choice outside it or around it; one inside it, or one
+    /// whose container has the agreed signature, stands whole.
+    #[test]
+    fn the_site_box_corrects_a_choice_around_it_not_one_inside_it() {
+        let page = page_from_html(
+            r#"<body><div id="page"><div id="story"><div class="part" id="a"><p>One.</p></div>
+            <div class="read-all" id="b"><p>Two.</p></div></div>
+            <div id="comments"><p>A reader's comment.</p></div></div>
+            <div class="part" id="promo"><p>Subscribe.</p></div></body>"#,
+            None,
+        );
+        let dom = &page.dom;
+        let by_id = |id: &str| {
+            dom.descendants(dom.root())
+                .find(|&n| dom.attr(n, "id") == Some(id))
+                .unwrap()
+        };
+        let agreement = |node: NodeId| Agreement {
+            node,
+            signature: signature::signature(dom, node).unwrap(),
+            tree_node: "example.com".into(),
+            count: 4,
+            support: 6,
+        };
+        let agreed_node = |containers: Vec<NodeId>, agreed: NodeId| {
+            let page_level = ArticleExtraction {
+                labels: Vec::new(),
+                containers,
+            };
+            agreeing_with(&page, &page_level, agreement(agreed)).node
+        };
+        let (story, a, b, whole) = (by_id("story"), by_id("a"), by_id("b"), by_id("page"));
+        // Parts inside the site's box: the page-level article, with its parts, stands.
+        assert_eq!(agreed_node(vec![b, a], story), b);
+        // A page-level box around the site's (the story with its comments) is corrected.
+        assert_eq!(agreed_node(vec![whole], story), story);
+        // A page-level choice outside the box is corrected.
+        assert_eq!(agreed_node(vec![by_id("promo")], story), story);
+        // The agreed signature named another element (the one with the most words); the
+        // page-level container of that signature is the site's box on this page.
+        assert_eq!(agreed_node(vec![b], by_id("b")), b);
+        let other_part = Agreement {
+            node: by_id("promo"),
+            ..agreement(a)
+        };
+        let page_level = ArticleExtraction {
+            labels: Vec::new(),
+            containers: vec![a, b],
+        };
+        assert_eq!(agreeing_with(&page, &page_level, other_part).node, a);
+    }
 }
 
 #[cfg(test)]

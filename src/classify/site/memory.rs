@@ -1,7 +1,7 @@
 //! The site's memory: what each page leaves in its site's URL Tree besides its block hashes, and
 //! how the site-aware rule reads it back.
 //!
-//! A page contributes the DOM signature of the container its article was in (so that the site's
+//! A page contributes the DOM signature of the box its article was in (so that the site's
 //! pages can agree on where their articles live) and the slots where it carried prose of its own
 //! outside that container (so that the site can take such prose back where most of its pages
 //! have it). The store counts both at every node of the page's branch and keeps the page's record
@@ -50,21 +50,37 @@ impl SlotKey {
 /// What one page leaves in its site's memory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PageMemory {
-    /// The DOM signature of the page-level extractor's main container; `None` when it found none.
+    /// The DOM signature of the box the page-level extractor's article lives in (its main
+    /// container, or the element holding all its containers); `None` when it found none.
     pub container: Option<String>,
     /// The slots where the page carried prose of its own before its article (at most
     /// [`super::MAX_SLOTS_PER_PAGE`]), in page order.
     pub slots: Vec<SlotKey>,
 }
 
+/// The box the page-level article lives in: its main container, or the smallest element holding
+/// every container when it has several (a main box and the siblings or parts that belong with
+/// it). The site's pages agree on that box, not on whichever part scored best on each page: a
+/// site that prints its article in parts alike in name has its pages pick different parts, and
+/// a memory of one part would cut the next page's article down to it.
+fn article_box(page: &Page, containers: &[NodeId]) -> Option<NodeId> {
+    let dom = &page.dom;
+    let (&first, rest) = containers.split_first()?;
+    let mut held = first;
+    for &part in rest {
+        while part != held && !dom.ancestors(part).any(|a| a == held) {
+            held = dom.parent(held)?;
+        }
+    }
+    Some(held)
+}
+
 impl PageMemory {
     /// What `page` contributes, as pith's page-level extractor saw it (`page_level`).
     pub fn of_page(page: &Page, page_level: &ArticleExtraction) -> PageMemory {
         PageMemory {
-            container: page_level
-                .containers
-                .first()
-                .and_then(|&node| signature::signature(&page.dom, node)),
+            container: article_box(page, &page_level.containers)
+                .and_then(|node| signature::signature(&page.dom, node)),
             slots: super::prose_outside(page, &page_level.labels, &page_level.containers)
                 .into_iter()
                 .map(|(_, key)| key)
@@ -155,6 +171,44 @@ pub(super) fn read_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::page::page_from_html;
+
+    /// An article printed in parts: the page-level extractor's main container is one part and the
+    /// others are its siblings; the page leaves the box holding them all in the site's memory, and
+    /// an article of one container leaves that container.
+    #[test]
+    fn a_page_remembers_the_box_holding_its_articles_parts() {
+        let page = page_from_html(
+            r#"<body><div id="rail"><section id="body-text"><div class="l-container">
+            <div class="part" id="a"><p>First part of the story, long enough to read.</p></div>
+            <div class="part" id="b"><p>Second part of the story, long enough to read.</p></div>
+            <div class="read-all" id="c"><p>The rest of the story, long enough to read.</p></div>
+            </div></section><aside><p>Elsewhere on the site today.</p></aside></div></body>"#,
+            None,
+        );
+        let by_id = |id: &str| {
+            let dom = &page.dom;
+            dom.descendants(dom.root())
+                .find(|&n| dom.attr(n, "id") == Some(id))
+                .unwrap()
+        };
+        let remembered = |containers: Vec<NodeId>| {
+            let extraction = ArticleExtraction {
+                labels: Vec::new(),
+                containers,
+            };
+            PageMemory::of_page(&page, &extraction).container
+        };
+        assert_eq!(
+            remembered(vec![by_id("c"), by_id("a"), by_id("b")]).as_deref(),
+            Some("div#rail/section#body-text/div.l-container")
+        );
+        assert_eq!(
+            remembered(vec![by_id("c")]).as_deref(),
+            Some("div#rail/section#body-text/div.l-container/div#c.read-all")
+        );
+        assert_eq!(remembered(Vec::new()), None);
+    }
 
     #[test]
     fn a_record_reads_back_as_the_memory_it_was_made_of() {
