@@ -32,8 +32,8 @@ pub struct Document<'a> {
 pub struct Ingested {
     /// The parsed page.
     pub page: Page,
-    /// pith's page-level extraction of it (computed once: its container signature goes into the
-    /// site's memory, and the site-aware default starts from it).
+    /// pith's page-level extraction of it (computed once: the signature of its article's box goes
+    /// into the site's memory, and the site-aware default starts from it).
     pub page_level: ArticleExtraction,
     /// Its URL key, when it has a URL.
     pub key: Option<UrlKey>,

@@ -200,7 +200,7 @@ pub fn classify(method: Method, page: &Page, branch: Option<&Branch>) -> Vec<Lab
 }
 
 /// As [`classify`], with pith-page's result on this page already at hand (the engine computes it
-/// once per page, at ingestion, for the container signature).
+/// once per page, at ingestion, for the site memory's signature).
 pub fn classify_with(
     method: Method,
     page: &Page,

@@ -3,8 +3,9 @@
 //!
 //! A signature is the element path from `<body>` (exclusive) down to the container, each step written
 //! `tag`, `tag#id`, `tag.class` or `tag#id.class`. Only the first class is kept, because later classes
-//! tend to vary per page (WordPress's `category-…`, `tag-…`, `has-thumbnail`), and every run of digits
-//! becomes `0`, because ids like `post-48213` number the article rather than name the container.
+//! tend to vary per page (WordPress's `category-…`, `tag-…`, `has-thumbnail`), and a number becomes
+//! `0`, because ids like `post-48213` number the article rather than name the container; the
+//! digits of a generated name (`sc-643c51a4`) are part of it and stay (see [`push_folded`]).
 
 use crate::dom::{Dom, NodeId};
 

@@ -14,7 +14,7 @@
 //!    template text ("Advertisement", "Share this story") and goes; a block that repeats on only a
 //!    few pages (a byline, a date, a recurring sign-off) looks like article text and stays.
 //!
-//! What the rule remembers of a site beyond block counts (each page's article container and the
+//! What the rule remembers of a site beyond block counts (the box each page's article was in and the
 //! places it carried prose of its own) is [`PageMemory`]: made, encoded, decoded and read back in
 //! `site/memory.rs`, the store counting its keys without knowing what they are.
 
@@ -72,9 +72,10 @@ pub const SLOT_SHARE: f64 = 0.4;
 /// The container the site agrees on, as found in this page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Agreement {
-    /// The element in this page.
+    /// The element in this page: the one with the agreed signature, or the page-level article's
+    /// own container when that article lies in the site's box (see `agreeing_with`).
     pub node: NodeId,
-    /// Its signature.
+    /// The signature the site's pages agreed on.
     pub signature: String,
     /// The tree node whose pages agreed.
     pub tree_node: String,

@@ -66,11 +66,12 @@ pub fn hide_class_names(html: &[u8]) -> Vec<u8> {
 }
 
 /// Writes a `<style>` sheet with its class selectors' names made opaque as the elements' are
-/// (`.share` → `.x…`), so that a rule still matches the elements it named, as on a site whose
+/// (`.share` → `.x…z`), so that a rule still matches the elements it named, as on a site whose
 /// generated names the sheet names too. A name is read as pith's sheet reader reads one: ASCII
 /// letters, digits, `-` and `_`, not starting with a digit (`1.5em` is a number); one that goes
-/// on with an escape (`.md\:hidden`) is left whole, since no element's token is spelt so. Comments
-/// and strings are copied as they are.
+/// on with an escape (`.md\:hidden`) is left whole, as pith's reader never reads escaped names.
+/// Comments, strings and escapes are copied as they are (a `.png` in an unquoted `url(…)` is
+/// renamed, which no reader of the sheet minds).
 fn write_opaque_sheet(sheet: &[u8], out: &mut Vec<u8>) {
     let is_name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_');
     let mut at = 0;
@@ -83,11 +84,19 @@ fn write_opaque_sheet(sheet: &[u8], out: &mut Vec<u8>) {
                 at = end;
             }
             b'"' | b'\'' => {
-                // A string ends at its quote, or (unclosed, as CSS reads it) at the line's end.
-                let end = sheet[at + 1..]
-                    .iter()
-                    .position(|&c| c == b || c == b'\n')
-                    .map_or(sheet.len(), |p| at + p + 2);
+                // A string ends at its quote, or (unclosed, as CSS reads it) at the line's end; an
+                // escaped quote (`"\""`) does not end it.
+                let mut end = at + 1;
+                while end < sheet.len() && sheet[end] != b && sheet[end] != b'\n' {
+                    end += if sheet[end] == b'\\' { 2 } else { 1 };
+                }
+                let end = (end + 1).min(sheet.len());
+                out.extend_from_slice(&sheet[at..end]);
+                at = end;
+            }
+            b'\\' => {
+                // An escape and the character it escapes (`.a\.b` is one name, `a.b`).
+                let end = (at + 2).min(sheet.len());
                 out.extend_from_slice(&sheet[at..end]);
                 at = end;
             }
@@ -213,14 +222,17 @@ fn write_opaque_tokens(value: &[u8], out: &mut Vec<u8>) {
 }
 
 /// An opaque class token for `token`: the same for the same token, holding none of its words
-/// (`x` and eight hex digits of its FNV-1a hash).
+/// (`x`, eight hex digits of its FNV-1a hash, and `z`). It ends in a letter so that it reads as
+/// a generated hash, as CSS-in-JS names do: a token ending in digits (`x17676759`) would read as
+/// a word and a number to the site memory's signatures, which fold numbers, and different
+/// boxes would share one signature.
 pub fn opaque(token: &[u8]) -> String {
     let mut hash: u32 = 0x811c_9dc5;
     for &b in token {
         hash ^= u32::from(b);
         hash = hash.wrapping_mul(0x0100_0193);
     }
-    format!("x{hash:08x}")
+    format!("x{hash:08x}z")
 }
 
 /// Where a comment whose text starts at `from` (after `<!--`) ends, past its closing: `<!-->` and
@@ -394,14 +406,16 @@ mod tests {
         let html = "<style>@media (min-width:1px){.hidden-md_2{display:none}}\
                     a.b,.md\\:hidden{margin:1.5em .5em -.25em}\
                     /* .note */ p::after{content:\".quoted\"}\
-                    q{quotes:'.open\n.b{}</style><i class='hidden-md_2'>";
+                    q{quotes:'.open\n.b{}\
+                    i::before{content:\"\\\".in\"}.a\\.b{}.b{}</style><i class='hidden-md_2'>";
         assert_eq!(
             hidden(html),
             format!(
                 "<style>@media (min-width:1px){{.{hidden_at}{{display:none}}}}\
                  a.{b},.md\\:hidden{{margin:1.5em .5em -.25em}}\
                  /* .note */ p::after{{content:\".quoted\"}}\
-                 q{{quotes:'.open\n.{b}{{}}</style><i class='{hidden_at}'>"
+                 q{{quotes:'.open\n.{b}{{}}\
+                 i::before{{content:\"\\\".in\"}}.a\\.b{{}}.{b}{{}}</style><i class='{hidden_at}'>"
             )
         );
     }
@@ -424,6 +438,24 @@ mod tests {
         };
         assert_eq!(texts(&unnamed), ["The desktop copy of the paragraph."]);
         assert_eq!(texts(&unnamed), texts(html));
+    }
+
+    /// An opaque token reads as a generated hash to the site memory's signatures, whatever its
+    /// digits: none folds into another (`article`'s hash is all decimal digits).
+    #[test]
+    fn an_opaque_token_is_never_folded_as_a_number() {
+        for token in [&b"article"[..], b"body", b"comments", b"x"] {
+            let name = opaque(token);
+            let page = crate::page::page_from_html(
+                &format!("<body><div class={name}><p>Text.</p></div></body>"),
+                None,
+            );
+            let div = page.dom.first_element_by_name("div").unwrap();
+            assert_eq!(
+                crate::classify::signature::signature(&page.dom, div),
+                Some(format!("div.{name}")),
+            );
+        }
     }
 
     #[test]

@@ -239,10 +239,12 @@ fn block_len(text: &str) -> Option<usize> {
     None
 }
 
-/// The class of a selector that is one class alone (`.hidden-bnz77l`), if it is.
+/// The class of a selector that is one class alone (`.hidden-bnz77l`), if it is. A name that
+/// starts with a digit is no class selector to a browser (`.1col` must be escaped).
 fn lone_class(selector: &str) -> Option<&str> {
     let class = selector.strip_prefix('.')?;
     (!class.is_empty()
+        && !class.starts_with(|c: char| c.is_ascii_digit())
         && class
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_')))
@@ -335,6 +337,9 @@ mod tests {
                      display: none } .c { display: block } .d .e { display: none } } \
                      /* @media (min-width: 1px) { .f { display: none } } */";
         assert_eq!(hidden(sheet), ["a", "b"]);
+        // A name starting with a digit is no class selector (a browser drops its rule).
+        let sheet = "@media (min-width: 1px) { .1col { display: none } .col1 { display: none } }";
+        assert_eq!(hidden(sheet), ["col1"]);
     }
 
     #[test]

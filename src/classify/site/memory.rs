@@ -3,7 +3,7 @@
 //!
 //! A page contributes the DOM signature of the box its article was in (so that the site's
 //! pages can agree on where their articles live) and the slots where it carried prose of its own
-//! outside that container (so that the site can take such prose back where most of its pages
+//! outside its article (so that the site can take such prose back where most of its pages
 //! have it). The store counts both at every node of the page's branch and keeps the page's record
 //! to uncount it exactly when the page leaves the tree; it keeps them as opaque keys
 //! ([`MemoryRecord`]), and this module alone knows what a key means.
@@ -58,12 +58,14 @@ pub struct PageMemory {
     pub slots: Vec<SlotKey>,
 }
 
-/// The box the page-level article lives in: its main container, or the smallest element holding
-/// every container when it has several (a main box and the siblings or parts that belong with
-/// it). The site's pages agree on that box, not on whichever part scored best on each page: a
-/// site that prints its article in parts alike in name has its pages pick different parts, and
-/// a memory of one part would cut the next page's article down to it.
-fn article_box(page: &Page, containers: &[NodeId]) -> Option<NodeId> {
+/// The signature of the box the page-level article lives in: its main container, or the
+/// smallest element holding every container when it has several (a main box and the siblings
+/// or parts that belong with it). The site's pages agree on that box, not on whichever part
+/// scored best on each page: a site that prints its article in parts alike in name has its
+/// pages pick different parts, and a memory of one part would cut the next page's article down
+/// to it. When that element is `<body>` (the main container and a sibling are children of it),
+/// it names no box, and the main container is remembered.
+fn article_box(page: &Page, containers: &[NodeId]) -> Option<String> {
     let dom = &page.dom;
     let (&first, rest) = containers.split_first()?;
     let mut held = first;
@@ -72,15 +74,14 @@ fn article_box(page: &Page, containers: &[NodeId]) -> Option<NodeId> {
             held = dom.parent(held)?;
         }
     }
-    Some(held)
+    signature::signature(dom, held).or_else(|| signature::signature(dom, first))
 }
 
 impl PageMemory {
     /// What `page` contributes, as pith's page-level extractor saw it (`page_level`).
     pub fn of_page(page: &Page, page_level: &ArticleExtraction) -> PageMemory {
         PageMemory {
-            container: article_box(page, &page_level.containers)
-                .and_then(|node| signature::signature(&page.dom, node)),
+            container: article_box(page, &page_level.containers),
             slots: super::prose_outside(page, &page_level.labels, &page_level.containers)
                 .into_iter()
                 .map(|(_, key)| key)
@@ -208,6 +209,25 @@ mod tests {
             Some("div#rail/section#body-text/div.l-container/div#c.read-all")
         );
         assert_eq!(remembered(Vec::new()), None);
+        // A main container and a sibling that are children of `<body>`: the main container.
+        let flat = page_from_html(
+            r#"<body><div id="main"><p>The story, long enough to read.</p></div>
+            <div class="box"><p>Our newsletter, every morning.</p></div></body>"#,
+            None,
+        );
+        let body_children: Vec<NodeId> = flat
+            .dom
+            .children(flat.dom.body().unwrap())
+            .filter(|&n| flat.dom.is_element(n))
+            .collect();
+        let extraction = ArticleExtraction {
+            labels: Vec::new(),
+            containers: body_children,
+        };
+        assert_eq!(
+            PageMemory::of_page(&flat, &extraction).container.as_deref(),
+            Some("div#main")
+        );
     }
 
     #[test]
