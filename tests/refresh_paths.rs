@@ -477,7 +477,42 @@ fn a_refresh_brings_older_search_rows_to_the_current_form() {
     drop(conn);
     assert_eq!(found(&db), 0);
     assert!(Store::open(&db).unwrap().search_form().unwrap() < pith::store::SEARCH_FORM);
-    run(&db, &options(1));
+    // The upkeep fails once (the settings table refuses its write): the refresh still stores its
+    // items and says so in its summary, and the old row stays searchable as it was.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "CREATE TRIGGER refuse BEFORE INSERT ON setting WHEN NEW.key = 'search_index_form'
+         BEGIN SELECT RAISE(ABORT, 'the disk says no'); END;",
+    )
+    .unwrap();
+    drop(conn);
+    let second = server.url("/a/zh2.html");
+    r.set("/a/zh2.html", html(page("Second", "oak", &[])));
+    r.set(
+        "/feed.xml",
+        rss_reply(channel(
+            "新闻",
+            &[
+                entry("北京发布新规", Some(&link), "", None),
+                entry("Second", Some(&second), "", None),
+            ],
+        )),
+    );
+    let (summary, events) = run(&db, &options(1));
+    assert_updated(&events, feed_id, 1, 0, 0);
+    let error = summary
+        .search_upkeep_error
+        .expect("the upkeep's failure is said");
+    assert!(error.contains("the disk says no"), "{error}");
+    assert_eq!(summary.search_rows_rewritten, 0);
+    assert_eq!(found(&db), 0);
+    assert!(Store::open(&db).unwrap().search_form().unwrap() < pith::store::SEARCH_FORM);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("DROP TRIGGER refuse").unwrap();
+    drop(conn);
+    let (summary, _) = run(&db, &options(1));
+    assert_eq!(summary.search_upkeep_error, None);
+    assert_eq!(summary.search_rows_rewritten, 2);
     let store = Store::open(&db).unwrap();
     assert_eq!(store.search_form().unwrap(), pith::store::SEARCH_FORM);
     assert_eq!(found(&db), 1);
@@ -1462,6 +1497,8 @@ fn progress_events_tell_every_feed_and_page_once_and_in_order() {
             image_requests: 0,
             expired_items: 0,
             dropped_pages: 0,
+            search_rows_rewritten: 0,
+            search_upkeep_error: None,
         }
     );
     let asked: BTreeSet<String> = r.paths().into_iter().collect();

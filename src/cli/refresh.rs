@@ -153,6 +153,18 @@ fn summary_line(summary: &Summary, took: std::time::Duration) -> String {
             summary.expired_items, summary.dropped_pages
         ));
     }
+    if summary.search_rows_rewritten > 0 {
+        let n = summary.search_rows_rewritten;
+        line.push_str(&format!(
+            "; the search index wrote {n} older {} again in its current form",
+            if n == 1 { "item" } else { "items" }
+        ));
+    }
+    if let Some(e) = &summary.search_upkeep_error {
+        line.push_str(&format!(
+            "; the search index could not be brought up to date ({e}); the next refresh tries again"
+        ));
+    }
     line
 }
 

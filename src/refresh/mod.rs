@@ -149,6 +149,13 @@ pub struct Summary {
     pub expired_items: usize,
     /// Raw pages retention dropped (past the URL Tree's window; the articles stay readable).
     pub dropped_pages: usize,
+    /// Items whose full-text rows were written again in the search index's current form (a
+    /// file of an older version is brought up to date a batch per refresh).
+    pub search_rows_rewritten: usize,
+    /// Why the search index could not be brought up to date this time, when it could not. The
+    /// refresh's items are stored all the same, and the next refresh tries again: that upkeep
+    /// is no reason to report a refresh failed.
+    pub search_upkeep_error: Option<String>,
 }
 
 /// A refresh that could not run at all (single feeds' failures are events, not errors).

@@ -201,8 +201,19 @@ pub struct ReindexItem {
 const FORM_SETTING: &str = "search_index_form";
 
 /// The setting that holds the last item whose row was written again, while a file's older rows
-/// are being brought to the current form.
+/// are being brought to the current form, as `form:id` (the form it counts towards first): a
+/// cursor left by a reindexing towards an earlier form says nothing of the rows of a later one.
+/// A bare id was written by the one version whose cursor had no form, towards form 2.
 const CURSOR_SETTING: &str = "search_reindexed_to";
+
+/// Reads a cursor's setting: the item it reached, when it counts towards `form`.
+fn cursor_towards(value: &str, form: u32) -> Option<ItemId> {
+    let (towards, id) = match value.split_once(':') {
+        Some((towards, id)) => (towards.parse().ok()?, id),
+        None => (2, value),
+    };
+    (towards == form).then(|| id.parse().ok()).flatten()
+}
 
 /// The words of a query that a search asks for; the rest are left out. Every item must hold
 /// every word, so a longer query (a pasted paragraph) finds nothing more, and each word costs
@@ -225,7 +236,7 @@ impl Store {
         }
         let after: ItemId = self
             .setting(CURSOR_SETTING)?
-            .and_then(|v| v.parse().ok())
+            .and_then(|v| cursor_towards(&v, SEARCH_FORM))
             .unwrap_or(0);
         let mut stmt = self.conn.prepare_cached(
             "SELECT id, title, attempts FROM item WHERE id > ?1 ORDER BY id LIMIT ?2",
@@ -268,7 +279,7 @@ impl Store {
                 }
             }
             match through {
-                Some(last) => write_setting(tx, CURSOR_SETTING, &last.to_string())?,
+                Some(last) => write_setting(tx, CURSOR_SETTING, &format!("{SEARCH_FORM}:{last}"))?,
                 None => {
                     write_setting(tx, FORM_SETTING, &SEARCH_FORM.to_string())?;
                     tx.prepare_cached("DELETE FROM setting WHERE key = ?1")?

@@ -228,10 +228,16 @@ impl App {
                 self.refresh = None;
                 match result {
                     Ok(s) => {
-                        self.status = Some(format!(
+                        let mut status = format!(
                             "Refreshed: {} new items, {} failed feeds, {} pages not fetched (kept with the feed's summary).",
                             s.new_items, s.feeds_failed, s.page_errors
-                        ))
+                        );
+                        if let Some(e) = &s.search_upkeep_error {
+                            status.push_str(&format!(
+                                " The search index could not be brought up to date ({e}); the next refresh tries again."
+                            ));
+                        }
+                        self.status = Some(status)
                     }
                     Err(e) => self.status = Some(format!("Refresh failed: {e}")),
                 }
