@@ -156,8 +156,8 @@ fn summary_line(summary: &Summary, took: std::time::Duration) -> String {
     if summary.search_rows_rewritten > 0 {
         let n = summary.search_rows_rewritten;
         line.push_str(&format!(
-            "; the search index wrote {n} older {} again in its current form",
-            if n == 1 { "item" } else { "items" }
+            "; the search index rewrote {n} {} rows in its current form",
+            if n == 1 { "item's" } else { "items'" }
         ));
     }
     if let Some(e) = &summary.search_upkeep_error {
@@ -188,4 +188,40 @@ fn refresh_line(summary: &Summary, took: std::time::Duration) -> String {
         summary.page_requests,
         summary.image_requests,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The summary line says what the search index's upkeep did only when it did something, and
+    /// why it could not when it failed.
+    #[test]
+    fn the_summary_line_tells_the_search_upkeep() {
+        let took = std::time::Duration::from_millis(100);
+        let quiet = summary_line(&Summary::default(), took);
+        assert!(!quiet.contains("search index"), "{quiet}");
+        let one = Summary {
+            search_rows_rewritten: 1,
+            ..Summary::default()
+        };
+        assert!(
+            summary_line(&one, took)
+                .ends_with("; the search index rewrote 1 item's rows in its current form"),
+            "{}",
+            summary_line(&one, took)
+        );
+        let failed = Summary {
+            search_upkeep_error: Some("database error: disk I/O error".into()),
+            ..Summary::default()
+        };
+        assert!(
+            summary_line(&failed, took).ends_with(
+                "; the search index could not be brought up to date (database error: disk I/O \
+                 error); the next refresh tries again"
+            ),
+            "{}",
+            summary_line(&failed, took)
+        );
+    }
 }

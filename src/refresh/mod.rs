@@ -150,7 +150,8 @@ pub struct Summary {
     /// Raw pages retention dropped (past the URL Tree's window; the articles stay readable).
     pub dropped_pages: usize,
     /// Items whose full-text rows were written again in the search index's current form (a
-    /// file of an older version is brought up to date a batch per refresh).
+    /// file of an older version is brought up to date a batch per refresh); 0 when the upkeep
+    /// failed, though the chunks it committed before the failure stay written.
     pub search_rows_rewritten: usize,
     /// Why the search index could not be brought up to date this time, when it could not. The
     /// refresh's items are stored all the same, and the next refresh tries again: that upkeep

@@ -352,8 +352,9 @@ pub(super) fn run(
         board.summary.expired_items = swept.items_deleted;
         board.summary.dropped_pages = swept.pages_dropped;
         // Rows written in an older form of the index are brought to the current one, a batch a
-        // refresh. A failure there (a record the disk cannot give back) leaves the older rows
-        // searchable as they were and is said in the summary; the refresh itself did its work.
+        // refresh. A failure there (the database could not read or write the rows) leaves the
+        // older rows searchable as they were and is said in the summary; the refresh itself did
+        // its work.
         match store.reindex_search(crate::limits::SEARCH_REINDEX_BATCH) {
             Ok(rewritten) => board.summary.search_rows_rewritten = rewritten,
             Err(e) => board.summary.search_upkeep_error = Some(e.to_string()),

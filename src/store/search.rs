@@ -201,7 +201,8 @@ pub struct ReindexItem {
 const FORM_SETTING: &str = "search_index_form";
 
 /// The setting that holds the last item whose row was written again, while a file's older rows
-/// are being brought to the current form, as `form:id` (the form it counts towards first): a
+/// are being brought to the current form, as `form:id` (the form it counts towards, then the
+/// item): a
 /// cursor left by a reindexing towards an earlier form says nothing of the rows of a later one.
 /// A bare id was written by the one version whose cursor had no form, towards form 2.
 const CURSOR_SETTING: &str = "search_reindexed_to";

@@ -330,7 +330,8 @@ fn rows_of_an_older_index_form_are_written_again_batch_by_batch() {
     assert_eq!(found(&store), 2);
     assert!(store.search_form().unwrap() < crate::store::SEARCH_FORM);
     // The cursor names the form it counts towards; one left towards another form is not
-    // followed (the rows it passed are not of this form), a bare id is the form-2 version's.
+    // followed (the rows it passed are not of this form), a bare id is the form-2 version's
+    // (followed while the current form is 2: a later form restarts from the first item).
     let cursor = store.setting("search_reindexed_to").unwrap().unwrap();
     let (form, through) = cursor.split_once(':').unwrap();
     assert_eq!(form, crate::store::SEARCH_FORM.to_string());
@@ -342,7 +343,8 @@ fn rows_of_an_older_index_form_are_written_again_batch_by_batch() {
         .unwrap();
     assert_eq!(store.items_to_reindex(10).unwrap().len(), 5);
     store.set_setting("search_reindexed_to", through).unwrap();
-    assert_eq!(store.items_to_reindex(10).unwrap().len(), 3);
+    let after_bare = if crate::store::SEARCH_FORM == 2 { 3 } else { 5 };
+    assert_eq!(store.items_to_reindex(10).unwrap().len(), after_bare);
     store.set_setting("search_reindexed_to", &cursor).unwrap();
     assert_eq!(store.reindex_search(2).unwrap(), 2);
     assert_eq!(store.reindex_search(2).unwrap(), 1);
