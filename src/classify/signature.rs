@@ -70,6 +70,15 @@ fn push_folded(out: &mut String, text: &str) {
     }
 }
 
+/// `name` with its numbers folded as a signature's steps fold them ([`push_folded`]): what
+/// tells boxes made from one template (`card-12`, `card-7`) from boxes of different ones
+/// (`sc-643c51a4`, `sc-913e22b0`).
+pub fn fold_numbers(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    push_folded(&mut out, name);
+    out
+}
+
 /// Writes one part of a name (letters and digits): a number, or letters ending in a number, with
 /// the number as `0`; any other part as it is.
 fn push_part(out: &mut String, part: &str) {

@@ -36,17 +36,16 @@ pub(super) struct Grid {
     pub words: u32,
 }
 
-/// An element's template: its tag and its first class with digits dropped (`card-12` and
-/// `card-7` are one template; `card card--sale` and `card` too).
+/// An element's template: its tag and its first class with its numbers folded (`card-12` and
+/// `card-7` are one template; `card card--sale` and `card` too), as a signature folds them: a
+/// generated name's digits are part of it (`sc-643c51a4-0` and `sc-913e22b0-0` are two).
 fn template(dom: &Dom, id: NodeId) -> Option<(String, String)> {
     let name = dom.element_name(id)?;
-    let class: String = dom
+    let first = dom
         .attr(id, "class")
         .and_then(|c| c.split_ascii_whitespace().next())
-        .unwrap_or("")
-        .chars()
-        .filter(|c| !c.is_ascii_digit())
-        .collect();
+        .unwrap_or("");
+    let class = crate::classify::signature::fold_numbers(first);
     Some((name.to_owned(), class))
 }
 
@@ -517,7 +516,7 @@ fn walk_post_parts(dom: &Dom, post: NodeId, mut visit: impl FnMut(NodeId, &str) 
                 // class apart (`message-cell message-cell--user`, `… message-cell--main`).
                 for class in dom.attr(id, "class").unwrap_or("").split_ascii_whitespace() {
                     place.push('.');
-                    place.extend(class.chars().filter(|c| !c.is_ascii_digit()));
+                    place.push_str(&crate::classify::signature::fold_numbers(class));
                 }
                 if visit(id, &place) {
                     open.push((id, before));
@@ -609,4 +608,27 @@ fn in_spans(spans: &[(u32, u32)], pre: u32) -> bool {
     at.checked_sub(1)
         .and_then(|i| spans.get(i))
         .is_some_and(|&(_, end)| pre < end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::page_from_html;
+
+    /// Numbered boxes are one template; boxes whose generated names differ only in their
+    /// digits are two (dropping the digits made `sc-643c51a4-0` and `sc-913e22b0-0` one).
+    #[test]
+    fn a_template_folds_numbers_but_not_a_generated_names_digits() {
+        let page = page_from_html(
+            r#"<body><div class="card-12 sale">a</div><div class="card-7">b</div>
+            <div class="sc-643c51a4-0 x">c</div><div class="sc-913e22b0-0">d</div></body>"#,
+            None,
+        );
+        let dom = &page.dom;
+        let divs: Vec<NodeId> = dom.elements_by_name("div").collect();
+        let t: Vec<_> = divs.iter().map(|&d| template(dom, d).unwrap()).collect();
+        assert_eq!(t[0], t[1]);
+        assert_eq!(t[0], ("div".to_owned(), "card-0".to_owned()));
+        assert_ne!(t[2], t[3]);
+    }
 }
