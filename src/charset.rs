@@ -401,11 +401,13 @@ fn starts_with_ignore_case(bytes: &[u8], prefix: &[u8]) -> bool {
     bytes.len() >= prefix.len() && bytes[..prefix.len()].eq_ignore_ascii_case(prefix)
 }
 
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+/// The first `needle` (not empty) in `haystack`.
+pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-fn find_ignore_case(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+/// The first `needle` (not empty) in `haystack`, ASCII case ignored.
+pub(crate) fn find_ignore_case(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack
         .windows(needle.len())
         .position(|w| w.eq_ignore_ascii_case(needle))

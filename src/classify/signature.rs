@@ -49,7 +49,7 @@ fn step_into(dom: &Dom, node: NodeId, with_id: bool, out: &mut String) -> bool {
 /// that is otherwise letters (`post48213`, `item12`). A part that mixes letters and digits
 /// throughout (`sc-643c51a4-0`'s `643c51a4`, `css-1x2y3z`) is a generated hash: its digits are
 /// part of its identity, and folding them would make different boxes of the page one signature.
-fn push_folded(out: &mut String, text: &str) {
+pub(crate) fn push_folded(out: &mut String, text: &str) {
     // Parts are the runs of letters and digits between separators; each is written whole.
     let mut rest = text;
     while !rest.is_empty() {

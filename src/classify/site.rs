@@ -147,19 +147,21 @@ fn agreeing_with(
     page_level: &ArticleExtraction,
     mut agreement: Agreement,
 ) -> Agreement {
-    let dom = &page.dom;
-    let within =
-        |node: NodeId| node == agreement.node || dom.ancestors(node).any(|a| a == agreement.node);
-    let own =
-        page_level.containers.iter().copied().find(|&c| {
-            signature::signature(dom, c).as_deref() == Some(agreement.signature.as_str())
-        });
-    let held = page_level
-        .containers
-        .first()
-        .copied()
-        .filter(|_| page_level.containers.iter().all(|&c| within(c)));
-    if let Some(node) = own.or(held) {
+    let containers = &page_level.containers;
+    // Held in the box, the first container stands for the page-level article (which of its
+    // containers is named does not matter: any of them keeps that article whole), and no
+    // signature need be made.
+    let held = containers.first().copied().filter(|_| {
+        containers
+            .iter()
+            .all(|&c| inside_any(page, c, &[agreement.node]))
+    });
+    let own = || {
+        containers.iter().copied().find(|&c| {
+            signature::signature(&page.dom, c).as_deref() == Some(agreement.signature.as_str())
+        })
+    };
+    if let Some(node) = held.or_else(own) {
         agreement.node = node;
     }
     agreement

@@ -346,20 +346,12 @@ fn script_end(html: &[u8], from: usize) -> usize {
 
 /// The first `needle` in `haystack` at or after `from`.
 fn find(haystack: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    haystack
-        .get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| from + p)
+    crate::charset::find(haystack.get(from..)?, needle).map(|p| from + p)
 }
 
 /// The first `needle` in `haystack` at or after `from`, ASCII case ignored.
 fn find_ci(haystack: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    haystack
-        .get(from..)?
-        .windows(needle.len())
-        .position(|w| w.eq_ignore_ascii_case(needle))
-        .map(|p| from + p)
+    crate::charset::find_ignore_case(haystack.get(from..)?, needle).map(|p| from + p)
 }
 
 #[cfg(test)]

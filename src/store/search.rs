@@ -4,6 +4,8 @@
 //! match and how well, and keeps no text, so a hit's title is read from `item` and its snippet is
 //! cut by [`snippet`] from the text the caller reads back (`Store::item_search_text`).
 
+use std::borrow::Cow;
+
 use rusqlite::{Connection, params};
 
 use super::items::ItemId;
@@ -84,19 +86,19 @@ enum RunForm {
 /// becomes "東京 京都 都". A query's pairs ([`query_form`]) are then words of the index, wherever
 /// the query's word stands in a sentence. Other text is left as it is; the stored text is never
 /// this form (the index keeps no text).
-pub(super) fn index_form(text: &str) -> std::borrow::Cow<'_, str> {
+pub(super) fn index_form(text: &str) -> Cow<'_, str> {
     unspaced_pairs(text, RunForm::Index)
 }
 
 /// A query's words in the index's form ([`index_form`]), pairs only.
-fn query_form(text: &str) -> std::borrow::Cow<'_, str> {
+fn query_form(text: &str) -> Cow<'_, str> {
     unspaced_pairs(text, RunForm::Query)
 }
 
 /// `text` with its runs of unspaced script written out in `form` ([`index_form`], [`query_form`]).
-fn unspaced_pairs(text: &str, form: RunForm) -> std::borrow::Cow<'_, str> {
+fn unspaced_pairs(text: &str, form: RunForm) -> Cow<'_, str> {
     if !text.chars().any(is_unspaced_letter) {
-        return std::borrow::Cow::Borrowed(text);
+        return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() * 3);
     let mut run: Vec<char> = Vec::new();
@@ -130,7 +132,7 @@ fn unspaced_pairs(text: &str, form: RunForm) -> std::borrow::Cow<'_, str> {
         }
     }
     flush(&mut run, &mut out);
-    std::borrow::Cow::Owned(out)
+    Cow::Owned(out)
 }
 
 /// Removes an item's full-text row, indexed or still queued.
@@ -202,9 +204,8 @@ const FORM_SETTING: &str = "search_index_form";
 
 /// The setting that holds the last item whose row was written again, while a file's older rows
 /// are being brought to the current form, as `form:id` (the form it counts towards, then the
-/// item): a
-/// cursor left by a reindexing towards an earlier form says nothing of the rows of a later one.
-/// A bare id was written by the one version whose cursor had no form, towards form 2.
+/// item): a cursor left by a reindexing towards an earlier form says nothing of the rows of a
+/// later one. A bare id was written by the one version whose cursor had no form, towards form 2.
 const CURSOR_SETTING: &str = "search_reindexed_to";
 
 /// Reads a cursor's setting: the item it reached, when it counts towards `form`.

@@ -190,25 +190,22 @@ fn declares_product_for_sale(page: &Page) -> bool {
         Some(serde_json::Value::String(text)) => !text.trim().is_empty(),
         Some(_) => true,
     };
-    let is_product = |entry: &serde_json::Value| {
-        entry_types(entry)
-            .iter()
-            .any(|t| PRODUCT_TYPES.contains(&t.as_str()))
-    };
+    let is_product = |types: &[String]| types.iter().any(|t| PRODUCT_TYPES.contains(&t.as_str()));
     let id_of =
         |entry: &serde_json::Value| entry.get("@id").and_then(|v| v.as_str()).map(str::to_owned);
     let mut for_sale = false;
     // The ids of the page's products, and those its offers name.
     let (mut product_ids, mut offered_ids) = (Vec::new(), Vec::new());
     for_each_page_entry(page, |entry| {
-        if is_product(entry) {
+        let types = entry_types(entry);
+        if is_product(&types) {
             for_sale |= given(entry.get("offers")) || given(entry.get("hasVariant"));
             product_ids.extend(id_of(entry));
         }
-        if entry_types(entry).iter().any(|t| t.ends_with("Offer"))
+        if types.iter().any(|t| t.ends_with("Offer"))
             && let Some(item) = entry.get("itemOffered")
         {
-            for_sale |= is_product(item);
+            for_sale |= is_product(&entry_types(item));
             offered_ids.extend(id_of(item));
         }
     });

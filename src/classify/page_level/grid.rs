@@ -516,7 +516,7 @@ fn walk_post_parts(dom: &Dom, post: NodeId, mut visit: impl FnMut(NodeId, &str) 
                 // class apart (`message-cell message-cell--user`, `… message-cell--main`).
                 for class in dom.attr(id, "class").unwrap_or("").split_ascii_whitespace() {
                     place.push('.');
-                    place.push_str(&crate::classify::signature::fold_numbers(class));
+                    crate::classify::signature::push_folded(&mut place, class);
                 }
                 if visit(id, &place) {
                     open.push((id, before));

@@ -70,7 +70,7 @@ fn article_box(page: &Page, containers: &[NodeId]) -> Option<String> {
     let (&first, rest) = containers.split_first()?;
     let mut held = first;
     for &part in rest {
-        while part != held && !dom.ancestors(part).any(|a| a == held) {
+        while !super::inside_any(page, part, &[held]) {
             held = dom.parent(held)?;
         }
     }
