@@ -6,7 +6,9 @@
 //! 1. per-node aggregates of the blocks in one bottom-up pass ([`stats`]);
 //! 2. every paragraph-like block scores its holder and, decaying, the holder's ancestors, by
 //!    length, commas and sentence length; class/id/role hints and link density weigh each
-//!    candidate; comments and other repeated items barely score past their own box ([`select`]);
+//!    candidate; comments and other repeated items barely score past their own box, and so do
+//!    boxes that end before the heading reading as the page's title, in a part of the page
+//!    apart from it (a dialog's offer printed first) ([`select`]);
 //! 3. the best candidate, moved up when several strong ones share an ancestor or its parent
 //!    scores more, plus the siblings that belong with it;
 //! 4. inside it, share bars, link lists, forms and related-link boxes removed ([`clean`]);
@@ -523,7 +525,10 @@ fn with_scores(
     }
     let stats = Stats::compute(page);
     let mut facts = NodeFacts::new(&page.dom);
-    let scores = select::score(page, &stats, &mut facts);
+    let mut scores = select::score(page, &stats, &mut facts);
+    if let Some(headline) = titled_heading(page, &mut facts) {
+        select::damp_before_headline(page, &stats, &mut scores, headline);
+    }
     decide(&stats, &mut facts, &scores)
 }
 
@@ -904,6 +909,51 @@ fn headline(
                 })
                 .map(|i| i + from)
         })
+}
+
+/// The index of the page's first heading (`<h1>`–`<h3>`) that reads as its title (see
+/// [`title_match`]), outside the boxes that never hold the article's own headline: navigation,
+/// a footer, an aside, a dialog. The article runs from there on (see
+/// [`select::damp_before_headline`]).
+fn titled_heading(page: &Page, facts: &mut NodeFacts<'_>) -> Option<usize> {
+    const NEEDED: f32 = 0.8;
+    page.blocks.iter().enumerate().position(|(index, block)| {
+        matches!(block.kind, BlockKind::Heading(1..=3))
+            && facts.title_score(page, index, |title| title_match(block, title, NEEDED)) >= NEEDED
+            && !in_nav_footer_aside_or_dialog(&page.dom, block.node)
+    })
+}
+
+/// True when `node` stands in navigation, a footer, an aside or a dialog (by element or by
+/// role): a heading there that repeats the title (a footer's "About us", a sign-up dialog
+/// naming the page) is not where the article begins.
+fn in_nav_footer_aside_or_dialog(dom: &crate::dom::Dom, node: NodeId) -> bool {
+    use html5ever::local_name;
+    let mut at = Some(node);
+    while let Some(n) = at {
+        let by_name = dom.local_name(n).is_some_and(|name| {
+            matches!(
+                *name,
+                local_name!("nav")
+                    | local_name!("footer")
+                    | local_name!("aside")
+                    | local_name!("dialog")
+            )
+        });
+        let by_role = dom.attr(n, "role").is_some_and(|r| {
+            matches!(
+                r.trim(),
+                "navigation" | "contentinfo" | "complementary" | "dialog" | "alertdialog"
+            )
+        }) || dom
+            .attr(n, "aria-modal")
+            .is_some_and(|v| v.trim() == "true");
+        if by_name || by_role {
+            return true;
+        }
+        at = dom.parent(n);
+    }
+    false
 }
 
 /// The index of the first block inside `containers` (`usize::MAX` without containers).

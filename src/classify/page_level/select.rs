@@ -444,6 +444,52 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
     scores
 }
 
+/// Damps, as a negative name would (see [`DAMP_OUTSIDE_NEGATIVE`]), every candidate that ends
+/// before block `headline`, the heading that reads as the page's title, and shares no box with
+/// it but the page itself: an article runs from its headline on, and what a page prints before
+/// it in a part of its own (a dialog's offer, a cart drawer, a cookie notice placed first in the
+/// markup) is not the article, however much prose it holds. A box before the headline inside the
+/// part that holds it (an article's standfirst, a thread's first post printed above its title)
+/// keeps its score.
+pub(super) fn damp_before_headline(
+    page: &Page,
+    stats: &Stats,
+    scores: &mut Scores,
+    headline: usize,
+) {
+    let dom = &page.dom;
+    let Some(block) = page.blocks.get(headline) else {
+        return;
+    };
+    // The headline's ancestors: a candidate's lowest ancestor among them is the box it shares.
+    let mut around_headline = vec![false; dom.len()];
+    let mut at = Some(block.node);
+    while let Some(n) = at {
+        if let Some(slot) = around_headline.get_mut(n as usize) {
+            *slot = true;
+        }
+        at = dom.parent(n);
+    }
+    let total_blocks = page.blocks.len() as u32;
+    for &candidate in &scores.candidates {
+        if stats.get(candidate).end_block as usize > headline {
+            continue;
+        }
+        let mut shared = Some(candidate);
+        while let Some(n) = shared {
+            if around_headline.get(n as usize).copied().unwrap_or(false) {
+                break;
+            }
+            shared = dom.parent(n);
+        }
+        let apart = shared
+            .is_none_or(|s| is_page_wrapper(dom, s) || wraps_the_page(stats, total_blocks, s));
+        if apart && let Some(score) = scores.score.get_mut(candidate as usize) {
+            *score *= DAMP_OUTSIDE_NEGATIVE;
+        }
+    }
+}
+
 /// The chosen main container and the siblings added to it.
 #[derive(Debug, Clone)]
 pub(super) struct Choice {

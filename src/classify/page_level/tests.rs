@@ -2191,3 +2191,99 @@ fn posts_under_their_authors_and_numbers_are_no_teasers() {
         assert!(has(&k, &format!("Post {n}:")), "headings: {k:?}");
     }
 }
+
+/// A page whose offer, in a box of its own printed before everything else (as a dialog's markup
+/// often is), holds more prose than its article: the offer only says what the site sells.
+/// `offer_box` is the attributes of the offer's box; `headline_box` the markup printed just
+/// before and just after the headline, inside the part of the page that holds it.
+fn offer_before_the_headline(offer_box: &str, headline_box: (&str, &str)) -> String {
+    let offer: String = (1..=9)
+        .map(|n| {
+            format!(
+                "<p>Offer {n}: subscribe today, and for a whole year every story, every \
+                 archive, every newsletter and every puzzle is yours, for less than a coffee \
+                 a week, with nothing to sign.</p>"
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><title>River floods the old town</title></head><body>\
+         <div {offer_box}><div>{offer}</div></div><nav>{NAV}</nav>\
+         <div class=page>{}<h1>River floods the old town</h1>{}<div class=story>{}</div>\
+         </div></body></html>",
+        headline_box.0,
+        headline_box.1,
+        paragraphs(0..5)
+    )
+}
+
+/// A box that ends before the page's headline, in a part of the page of its own, is not where
+/// the article is: the story under the headline is kept, not the longer offer above it.
+#[test]
+fn prose_printed_before_the_headline_apart_from_it_is_not_the_article() {
+    let (page, x) = run(&offer_before_the_headline("id=x1", ("", "")));
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Paragraph 2 of the article"), "{kept:#?}");
+    assert!(!has(&kept, "Offer 1: subscribe"), "{kept:#?}");
+    assert_eq!(
+        reason_of(&page, &x, "Offer 3: subscribe").as_deref(),
+        Some("pith-page: outside main container")
+    );
+}
+
+/// A heading that repeats the title inside a dialog (or navigation, a footer, an aside) is not
+/// where the article begins: the story before it keeps its score, and the page keeps it.
+#[test]
+fn a_title_repeated_inside_a_dialog_is_no_headline() {
+    let html = format!(
+        "<html><head><title>Subscribe to the Town Crier</title></head><body><nav>{NAV}</nav>\
+         <div class=story>{}</div><div role=dialog aria-modal=true><h2>Subscribe to the Town \
+         Crier</h2><p>Every story of the town for a year, and the archive since 1921, for less \
+         than a coffee a week: sign up today, cancel whenever you like.</p><p>Our reporters \
+         cover the council, the courts, the schools and the river, every day of the week.</p>\
+         </div></body></html>",
+        paragraphs(0..3)
+    );
+    let (page, x) = run(&html);
+    let why = reason_of(&page, &x, "Paragraph 0 of the article").unwrap_or_default();
+    assert!(why.contains("in main container div.story"), "{why}");
+}
+
+/// Only boxes apart from the headline are damped: inside the part that holds it, what stands
+/// before it (a standfirst, a thread's first post printed above its title) keeps its score.
+#[test]
+fn only_candidates_apart_from_the_headline_are_damped() {
+    let html = offer_before_the_headline(
+        "id=x1",
+        (
+            "<div class=standfirst><p>The river rose two metres overnight, and by dawn the old \
+             town's lanes, cellars and squares were under water, with more rain to come.</p>\
+             </div>",
+            "",
+        ),
+    );
+    let base = Url::parse("https://example.com/news/story").ok();
+    let page = page_from_html(&html, base.as_ref());
+    let stats = Stats::compute(&page);
+    let mut facts = NodeFacts::new(&page.dom);
+    let before = select::score(&page, &stats, &mut facts);
+    let headline = titled_heading(&page, &mut facts).expect("the title's heading");
+    assert_eq!(page.blocks[headline].text, "River floods the old town");
+    let mut after = select::score(&page, &stats, &mut facts);
+    select::damp_before_headline(&page, &stats, &mut after, headline);
+    let holder = |needle: &str| {
+        let block = page
+            .blocks
+            .iter()
+            .find(|b| b.text.contains(needle))
+            .unwrap();
+        page.dom.parent(block.node).unwrap()
+    };
+    let offer = holder("Offer 1: subscribe");
+    let standfirst = holder("The river rose two metres");
+    let story = holder("Paragraph 1 of the article");
+    let (was, is) = (before.get(offer).unwrap(), after.get(offer).unwrap());
+    assert!((is - was * 0.25).abs() < 1e-4, "offer {was} -> {is}");
+    assert_eq!(before.get(standfirst), after.get(standfirst));
+    assert_eq!(before.get(story), after.get(story));
+}
