@@ -160,7 +160,7 @@ fn refine(
 ) -> ArticleExtraction {
     let opened = lede::opening(page, stats, facts, extraction);
     let unquoted = drop::quoted_repeats(page, opened);
-    let reviewed = drop::product_reviews(page, unquoted);
+    let reviewed = drop::product_reviews(page, facts, unquoted);
     let uncaptioned = drop::figure_captions(page, reviewed);
     drop::unrendered_lines(page, uncaptioned)
 }
@@ -176,7 +176,7 @@ fn follow_declared_body(
     first: ArticleExtraction,
     entry_text: Option<&str>,
 ) -> (ArticleExtraction, bool) {
-    let declared = declared::article_body(page)
+    let declared = declared::article_body(facts.json_ld(page))
         .map(|b| (b, "the page's articleBody (JSON-LD)"))
         .or_else(|| {
             entry_text
@@ -273,7 +273,7 @@ fn grid_if_no_article(
     // A page that calls itself an article has one (also when nothing stood out on it but the
     // fallback kept an article's worth), and a grid of entries without a linked title each
     // (comments: a name, a date, prose) is a thread under it, however long.
-    if article_worth && declared::declares_article(page)
+    if article_worth && facts.declares_article(page)
         || has_article
             && (!grid::is_list_of_entries(stats, &grid.items, grid.words)
                 || grid::holds_any(stats, &grid, page, &first.labels, in_comment_section))
@@ -584,7 +584,7 @@ fn product_column(
     // The page's structured data is read last, only when there is a column to widen to.
     if let Some(column) = at
         && column != choice.main
-        && declared::declares_product(page)
+        && facts.declares_product(page)
     {
         choice.main = column;
         choice.siblings.clear();

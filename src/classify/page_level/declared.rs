@@ -30,19 +30,12 @@ pub(super) struct DeclaredBody {
     pub tokens: usize,
 }
 
-/// The declared body, when the page declares one of some length.
-pub(super) fn article_body(page: &Page) -> Option<DeclaredBody> {
-    let dom = &page.dom;
+/// The declared body, when the page declares one of some length: the longest `articleBody` of
+/// the page's JSON-LD `documents` (see [`parse_json_ld`]).
+pub(super) fn article_body(documents: &[serde_json::Value]) -> Option<DeclaredBody> {
     let mut best: Option<String> = None;
-    for &id in &page.declared.json_ld {
-        let text = script_text(dom, id);
-        if !text.contains("articleBody") {
-            continue;
-        }
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
-            continue;
-        };
-        find_article_body(&value, 0, &mut best);
+    for document in documents {
+        find_article_body(document, 0, &mut best);
     }
     let body = best?;
     DeclaredBody::from_text(&body, MIN_BODY_WORDS)
@@ -88,12 +81,15 @@ const ARTICLE_TYPES: &[&str] = &[
 /// with its answers, whose replies are the page's text rather than comments around it.
 const DISCUSSION_TYPES: &[&str] = &["DiscussionForumPosting", "QAPage"];
 
-/// The JSON-LD scripts of the page, parsed (those that parse).
-fn json_ld(page: &Page) -> impl Iterator<Item = serde_json::Value> + '_ {
+/// The JSON-LD scripts of the page, parsed (those that parse): read once per extraction, and
+/// handed to every question about what the page declares (see `NodeFacts::json_ld`), since
+/// parsing them is most of what answering costs.
+pub(super) fn parse_json_ld(page: &Page) -> Vec<serde_json::Value> {
     page.declared
         .json_ld
         .iter()
         .filter_map(|&id| serde_json::from_str(&script_text(&page.dom, id)).ok())
+        .collect()
 }
 
 /// A script's text: borrowed from its one text node (the usual case), else joined.
@@ -111,10 +107,10 @@ fn script_text(dom: &Dom, id: NodeId) -> std::borrow::Cow<'_, str> {
 /// (or of each entry of its list or `@graph`) and of the `mainEntity` such a document names,
 /// and the `itemtype` of microdata items that are not inside another item. Types nested deeper
 /// (the comments of an article, the author of a post) describe parts of the page, not the page.
-fn page_types(page: &Page) -> Vec<String> {
+fn page_types(page: &Page, documents: &[serde_json::Value]) -> Vec<String> {
     let dom = &page.dom;
     let mut types = Vec::new();
-    for_each_page_entry(page, |entry| types.extend(entry_types(entry)));
+    for_each_page_entry(documents, |entry| types.extend(entry_types(entry)));
     for id in top_level_items(page) {
         if let Some(itemtype) = dom.attr(id, "itemtype") {
             types.extend(item_types(itemtype).map(str::to_owned));
@@ -126,9 +122,9 @@ fn page_types(page: &Page) -> Vec<String> {
 /// Calls `visit` with each JSON-LD entry that describes the page: each document (or each entry
 /// of its list or `@graph`) and the `mainEntity` such a document names (XenForo's `WebPage` of
 /// a `DiscussionForumPosting`).
-fn for_each_page_entry(page: &Page, mut visit: impl FnMut(&serde_json::Value)) {
-    for document in json_ld(page) {
-        let entries: Vec<&serde_json::Value> = match &document {
+fn for_each_page_entry(documents: &[serde_json::Value], mut visit: impl FnMut(&serde_json::Value)) {
+    for document in documents {
+        let entries: Vec<&serde_json::Value> = match document {
             serde_json::Value::Array(list) => list.iter().collect(),
             other => vec![other],
         };
@@ -180,7 +176,7 @@ const PRODUCT_TYPES: &[&str] = &["Product", "ProductGroup"];
 /// of the page's own, or a microdata `Product` with an offer or a price inside. A `Product`
 /// with only ratings is how a service page or a review asks a search engine for stars beside
 /// its link; the page sells nothing, and its testimonials are its own text.
-fn declares_product_for_sale(page: &Page) -> bool {
+fn declares_product_for_sale(page: &Page, documents: &[serde_json::Value]) -> bool {
     // A product with its offers (or variants) in it, or an offer beside it in the page's entries
     // that names it (a `@graph` whose `Offer` names the product by `itemOffered`).
     let given = |value: Option<&serde_json::Value>| match value {
@@ -196,7 +192,7 @@ fn declares_product_for_sale(page: &Page) -> bool {
     let mut for_sale = false;
     // The ids of the page's products, and those its offers name.
     let (mut product_ids, mut offered_ids) = (Vec::new(), Vec::new());
-    for_each_page_entry(page, |entry| {
+    for_each_page_entry(documents, |entry| {
         let types = entry_types(entry);
         if is_product(&types) {
             for_sale |= given(entry.get("offers")) || given(entry.get("hasVariant"));
@@ -237,23 +233,24 @@ fn og_type(page: &Page) -> Option<String> {
 }
 
 /// True when the page calls itself an article: `<meta property="og:type" content="article">`
-/// or an article type in its structured data.
-pub(super) fn declares_article(page: &Page) -> bool {
+/// or an article type in its structured data (`documents`: its JSON-LD, see [`parse_json_ld`]).
+pub(super) fn declares_article(page: &Page, documents: &[serde_json::Value]) -> bool {
     og_type(page).is_some_and(|t| t == "article")
-        || page_types(page)
+        || page_types(page, documents)
             .iter()
             .any(|t| ARTICLE_TYPES.contains(&t.as_str()))
 }
 
 /// True when the page calls itself a product (`og:type` `product…`, or a `Product` for sale in
 /// its structured data): a shop's page, whose boxes beside the description are its marketing.
-pub(super) fn declares_product(page: &Page) -> bool {
-    og_type(page).is_some_and(|t| t.starts_with("product")) || declares_product_for_sale(page)
+pub(super) fn declares_product(page: &Page, documents: &[serde_json::Value]) -> bool {
+    og_type(page).is_some_and(|t| t.starts_with("product"))
+        || declares_product_for_sale(page, documents)
 }
 
 /// True when the page's structured data declares the page a discussion.
-pub(super) fn declares_discussion(page: &Page) -> bool {
-    page_types(page)
+pub(super) fn declares_discussion(page: &Page, documents: &[serde_json::Value]) -> bool {
+    page_types(page, documents)
         .iter()
         .any(|t| DISCUSSION_TYPES.contains(&t.as_str()))
 }

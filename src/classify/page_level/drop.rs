@@ -1,7 +1,8 @@
 //! Last passes over a finished extraction: kept blocks that are not the page's own text after
 //! all, whichever step kept them.
 
-use super::{ArticleExtraction, clean, declared, hints, is_headline, page_label};
+use super::select::NodeFacts;
+use super::{ArticleExtraction, clean, hints, is_headline, page_label};
 use crate::classify::{Label, Verdict};
 use crate::dom::NodeId;
 use crate::page::{Block, BlockKind, Page};
@@ -12,7 +13,17 @@ const PRODUCT_REVIEW: &str = "removed: a customer review on a product's page";
 /// On a page that declares itself a product, drops the kept blocks inside a box whose class or
 /// id names reviews: customers' opinions of the product, in the shop's review widget, are not
 /// the product's description, however much prose they hold.
-pub(super) fn product_reviews(page: &Page, mut extraction: ArticleExtraction) -> ArticleExtraction {
+pub(super) fn product_reviews(
+    page: &Page,
+    facts: &mut NodeFacts<'_>,
+    mut extraction: ArticleExtraction,
+) -> ArticleExtraction {
+    // What the page declares is read once per extraction (and parsed already for the cleaning's
+    // question whether it is a discussion): asked first, it spares every other page the search
+    // of its boxes' names.
+    if !facts.declares_product(page) {
+        return extraction;
+    }
     let dom = &page.dom;
     // Per node: 0 unknown, 1 not in a review box, 2 in one.
     let mut memo: Vec<u8> = vec![0; dom.len()];
@@ -28,10 +39,6 @@ pub(super) fn product_reviews(page: &Page, mut extraction: ArticleExtraction) ->
         })
         .map(|(index, _)| index)
         .collect();
-    // The structured data is read only when there are reviews to drop.
-    if reviews.is_empty() || !declared::declares_product(page) {
-        return extraction;
-    }
     for index in reviews {
         extraction.labels[index] = page_label(Verdict::Boilerplate, PRODUCT_REVIEW.into());
     }

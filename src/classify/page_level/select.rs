@@ -43,9 +43,15 @@ pub(super) struct NodeFacts<'a> {
     title_scores: Vec<Option<f32>>,
     /// The page title's words, lower-cased, once asked for.
     title_words: Option<Vec<String>>,
-    /// Whether the page declares itself a discussion, once asked: reading the structured data
-    /// parses every JSON-LD script, and each cleaning asks.
+    /// The page's JSON-LD documents, parsed once asked: every question about what the page
+    /// declares reads them, and parsing is most of what answering costs.
+    json_ld: Option<Vec<serde_json::Value>>,
+    /// Whether the page declares itself a discussion, once asked: each cleaning asks.
     discussion: Option<bool>,
+    /// Whether the page declares itself an article, once asked.
+    article: Option<bool>,
+    /// Whether the page declares a product for sale, once asked.
+    product: Option<bool>,
 }
 
 impl<'a> NodeFacts<'a> {
@@ -59,16 +65,51 @@ impl<'a> NodeFacts<'a> {
             negative_context: vec![0; dom.len()],
             title_scores: Vec::new(),
             title_words: None,
+            json_ld: None,
             discussion: None,
+            article: None,
+            product: None,
         }
     }
 
-    /// Whether `page` (the page of this DOM) declares itself a discussion
+    /// The JSON-LD documents of `page` (the page of this DOM), parsed the first time they are
+    /// asked for ([`super::declared::parse_json_ld`]).
+    pub fn json_ld(&mut self, page: &Page) -> &[serde_json::Value] {
+        self.json_ld
+            .get_or_insert_with(|| super::declared::parse_json_ld(page))
+    }
+
+    /// Whether `page` declares itself a discussion
     /// ([`super::declared::declares_discussion`]), read once per page.
     pub fn declares_discussion(&mut self, page: &Page) -> bool {
-        *self
-            .discussion
-            .get_or_insert_with(|| super::declared::declares_discussion(page))
+        if let Some(known) = self.discussion {
+            return known;
+        }
+        let answer = super::declared::declares_discussion(page, self.json_ld(page));
+        self.discussion = Some(answer);
+        answer
+    }
+
+    /// Whether `page` declares itself an article ([`super::declared::declares_article`]), read
+    /// once per page.
+    pub fn declares_article(&mut self, page: &Page) -> bool {
+        if let Some(known) = self.article {
+            return known;
+        }
+        let answer = super::declared::declares_article(page, self.json_ld(page));
+        self.article = Some(answer);
+        answer
+    }
+
+    /// Whether `page` declares a product for sale ([`super::declared::declares_product`]), read
+    /// once per page.
+    pub fn declares_product(&mut self, page: &Page) -> bool {
+        if let Some(known) = self.product {
+            return known;
+        }
+        let answer = super::declared::declares_product(page, self.json_ld(page));
+        self.product = Some(answer);
+        answer
     }
 
     /// The element's hint (see [`hints::hint`]).
@@ -593,7 +634,7 @@ pub(super) fn choose(
     let mut siblings = siblings(page, stats, facts, scores, top, score);
     // The product check reads the page's structured data: only when there are parts to add.
     let parts = parts(page, stats, facts, scores, top, &siblings);
-    if !parts.is_empty() && !super::declared::declares_product(page) {
+    if !parts.is_empty() && !facts.declares_product(page) {
         siblings.extend(parts);
     }
     Some(Choice {
@@ -736,7 +777,7 @@ fn parts(
         let peers = named
             && !layout_cell
             && facts.is_repeated_item(stats, level)
-            && *thread_possible.get_or_insert_with(|| !super::declared::declares_article(page));
+            && *thread_possible.get_or_insert_with(|| !facts.declares_article(page));
         for x in dom.children(parent) {
             if x == level || !dom.is_element(x) || already.contains(&x) {
                 continue;
