@@ -521,16 +521,45 @@ pub fn is_heading(name: &LocalName) -> bool {
 /// in any case: the cheap test before a name is cut into its words, or where a word inside a
 /// name is enough (`bbCodeBlock--quote` holds `quote`).
 pub fn name_holds(value: &str, word: &[u8]) -> bool {
-    value
-        .as_bytes()
-        .windows(word.len())
-        .any(|w| w.eq_ignore_ascii_case(word))
+    let haystack = value.as_bytes();
+    let Some((&first, rest)) = word.split_first() else {
+        return true;
+    };
+    let Some(last_start) = haystack.len().checked_sub(word.len()) else {
+        return false;
+    };
+    // The word's first letter in either case first, then the rest: a page's long class lists
+    // (utility classes) are searched for several words each, byte by byte.
+    let upper = first.to_ascii_uppercase();
+    haystack[..=last_start].iter().enumerate().any(|(at, &b)| {
+        (b == first || b == upper) && haystack[at + 1..at + word.len()].eq_ignore_ascii_case(rest)
+    })
+}
+
+/// True when `value` holds one of `words` (each given in lower-case ASCII, not empty) anywhere
+/// and in any case: [`name_holds`] for several words in one pass over the value.
+pub fn name_holds_any(value: &str, words: &[&str]) -> bool {
+    let haystack = value.as_bytes();
+    haystack.iter().enumerate().any(|(at, &b)| {
+        let b = b.to_ascii_lowercase();
+        words.iter().any(|word| {
+            let word = word.as_bytes();
+            word.first() == Some(&b)
+                && haystack
+                    .get(at + 1..at + word.len())
+                    .is_some_and(|rest| rest.eq_ignore_ascii_case(&word[1..]))
+        })
+    })
 }
 
 /// Splits `value`, a `class` or `id`, into lower-case words: at every non-alphanumeric character
 /// and at camelCase boundaries (`articleBody` → `article`, `body`), calling `f` on each. Authors
 /// name their boxes so, and both the block builder and the extractor read the names.
 pub fn for_each_name_token(value: &str, mut f: impl FnMut(&str)) {
+    if value.is_ascii() {
+        ascii_name_tokens(value, f);
+        return;
+    }
     let mut token = String::new();
     let mut prev_lower = false;
     for c in value.chars() {
@@ -556,6 +585,45 @@ pub fn for_each_name_token(value: &str, mut f: impl FnMut(&str)) {
     }
     if !token.is_empty() {
         f(&token);
+    }
+}
+
+/// [`for_each_name_token`] for an ASCII `value` (nearly every class and id): the same words,
+/// cut from the value's bytes and passed as they stand when they hold no capital, with no table
+/// of Unicode cases asked.
+fn ascii_name_tokens(value: &str, mut f: impl FnMut(&str)) {
+    let mut lowered = String::new();
+    let mut emit = |token: &str| {
+        if token.bytes().any(|b| b.is_ascii_uppercase()) {
+            lowered.clear();
+            lowered.extend(token.chars().map(|c| c.to_ascii_lowercase()));
+            f(&lowered);
+        } else {
+            f(token);
+        }
+    };
+    let mut start: Option<usize> = None;
+    let mut prev_lower = false;
+    for (at, b) in value.bytes().enumerate() {
+        if b.is_ascii_alphanumeric() {
+            if b.is_ascii_uppercase()
+                && prev_lower
+                && let Some(from) = start
+            {
+                emit(&value[from..at]);
+                start = Some(at);
+            }
+            start.get_or_insert(at);
+            prev_lower = b.is_ascii_lowercase() || b.is_ascii_digit();
+        } else {
+            if let Some(from) = start.take() {
+                emit(&value[from..at]);
+            }
+            prev_lower = false;
+        }
+    }
+    if let Some(from) = start {
+        emit(&value[from..]);
     }
 }
 

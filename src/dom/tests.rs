@@ -294,3 +294,45 @@ fn class_and_id_words_split_at_punctuation_and_camel_case() {
     assert_eq!(name_tokens("  post_content2 "), ["post", "content2"]);
     assert_eq!(name_tokens("HTMLPage"), ["htmlpage"]);
 }
+
+/// ASCII names are cut from their bytes, others through the Unicode tables: both read a name
+/// the same way, so a class with one accented letter splits as its ASCII twin does.
+#[test]
+fn ascii_and_unicode_names_split_alike() {
+    let cases = [
+        "articleBody main-text",
+        "  post_content2 ",
+        "HTMLPage",
+        "sc-643c51a4-0 okReviews 2col",
+        "a1B2c3D md:px-4 lg:w-9/40 --Tail",
+        "x",
+        "",
+        "---",
+    ];
+    for case in cases {
+        // The same name with an accented letter appended after a separator: the general path,
+        // whose words are the ASCII ones and then the accented one.
+        let unicode = format!("{case} é");
+        let mut expected = name_tokens(case);
+        expected.push("é".to_string());
+        assert_eq!(name_tokens(&unicode), expected, "{case:?}");
+    }
+    assert_eq!(
+        name_tokens("a1B2c3D md:px-4 lg:w-9/40 --Tail"),
+        [
+            "a1", "b2c3", "d", "md", "px", "4", "lg", "w", "9", "40", "tail"
+        ]
+    );
+    assert_eq!(name_tokens("Straße-Kopf"), ["straße", "kopf"]);
+}
+
+#[test]
+fn name_holds_finds_words_in_any_case_one_or_several() {
+    assert!(name_holds("bbCodeBlock--Quote", b"quote"));
+    assert!(!name_holds("quo", b"quote"));
+    assert!(name_holds("x", b""));
+    assert!(name_holds_any("site-GDPR-bar", &["consent", "gdpr"]));
+    assert!(name_holds_any("onetrust", &["consent", "onetrust"]));
+    assert!(!name_holds_any("cons", &["consent", "gdpr"]));
+    assert!(!name_holds_any("", &["consent"]));
+}

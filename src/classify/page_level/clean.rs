@@ -90,18 +90,50 @@ const FURNITURE_LINES: &[&str] = &[
 /// The reason given to alike items with author or date lines removed from the container.
 const ALIKE_ITEMS: &str = "removed: one of many alike items with author or date lines";
 
-/// True for a block that is a line of page furniture (`Advertisement`, `Share this article`).
+/// The length in bytes of the longest of [`FURNITURE_LINES`].
+const LONGEST_FURNITURE_LINE: usize = {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < FURNITURE_LINES.len() {
+        if FURNITURE_LINES[i].len() > longest {
+            longest = FURNITURE_LINES[i].len();
+        }
+        i += 1;
+    }
+    longest
+};
+
+/// True for a block that is a line of page furniture (`Advertisement`, `Share this article`):
+/// its letters and digits, lower-cased, its words one space apart, are one of
+/// [`FURNITURE_LINES`]. Written in one pass, and given up once longer than any of them: the
+/// test runs on every short block a step keeps.
 pub(super) fn is_furniture_line(block: &Block) -> bool {
     if block.words > 6 {
         return false;
     }
-    let lower: String = block
-        .text
-        .chars()
-        .filter(|c| c.is_alphanumeric() || c.is_whitespace())
-        .flat_map(char::to_lowercase)
-        .collect();
-    let lower = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut lower = String::with_capacity(LONGEST_FURNITURE_LINE + 4);
+    let mut space = false;
+    for c in block.text.chars() {
+        if c.is_whitespace() {
+            space = !lower.is_empty();
+            continue;
+        }
+        if !c.is_alphanumeric() {
+            continue;
+        }
+        if space {
+            lower.push(' ');
+            space = false;
+        }
+        if c.is_ascii() {
+            lower.push(c.to_ascii_lowercase());
+        } else {
+            lower.extend(c.to_lowercase());
+        }
+        if lower.len() > LONGEST_FURNITURE_LINE {
+            return false;
+        }
+    }
     FURNITURE_LINES.contains(&lower.as_str())
 }
 
@@ -363,5 +395,32 @@ mod tests {
         assert!(opens_related("Read more:"));
         assert!(!opens_related("Relatedness of genes"));
         assert!(!opens_related("Tagsmith"));
+    }
+
+    /// The blocks of `text`, each in a paragraph of its own.
+    fn blocks(text: &[&str]) -> Vec<Block> {
+        let html: String = text.iter().map(|t| format!("<p>{t}</p>")).collect();
+        crate::page::page_from_html(&format!("<html><body>{html}</body></html>"), None).blocks
+    }
+
+    #[test]
+    fn furniture_lines_are_read_by_their_words_in_any_case_and_spacing() {
+        let lines = [
+            "Advertisement",
+            "ADVERTISEMENT:",
+            "  Share\u{a0}this \u{2014} article ",
+            "Story continues below \u{2193}",
+            "Click to expand...",
+            "Share this article now",
+            "Advertisement advertisement",
+            "Ad-vertisement",
+            "Shares",
+        ];
+        let found: Vec<bool> = blocks(&lines).iter().map(is_furniture_line).collect();
+        assert_eq!(
+            found,
+            [true, true, true, true, true, false, false, true, false],
+            "{lines:?}"
+        );
     }
 }

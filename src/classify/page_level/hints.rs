@@ -4,7 +4,7 @@
 
 use html5ever::local_name;
 
-use crate::dom::{Dom, NodeId, for_each_name_token, is_heading, name_holds};
+use crate::dom::{Dom, NodeId, for_each_name_token, is_heading, name_holds, name_holds_any};
 
 /// The weight one attribute (`class` or `id`) adds when it says "article text" or takes away when
 /// it says "not article text"; the same scale as the paragraph scores it competes with.
@@ -164,16 +164,19 @@ pub(super) fn names_consent(dom: &Dom, id: NodeId) -> bool {
     names_any(dom, id, CONSENT_WORDS)
 }
 
+/// [`names_consent`] of one `id` or `class` value.
+pub(super) fn value_names_consent(value: &str) -> bool {
+    name_holds_any(value, CONSENT_WORDS)
+}
+
 /// True when the element's `id` or `class` holds one of `words` (lower-case ASCII) inside a
-/// name, in any case. Each attribute is looked up and lower-cased once, not once per word.
+/// name, in any case. Each attribute is looked up once and searched in place: the furniture
+/// test asks this of most boxes of a page, several times.
 fn names_any(dom: &Dom, id: NodeId, words: &[&str]) -> bool {
     ["id", "class"]
         .iter()
         .filter_map(|name| dom.attr(id, name))
-        .any(|value| {
-            let value = value.to_ascii_lowercase();
-            words.iter().any(|word| value.contains(word))
-        })
+        .any(|value| name_holds_any(value, words))
 }
 /// True when `node` or one of its ancestors below `<body>` has an `id` or `class` that holds
 /// `word` (lower-case ASCII, matched inside names in any case: `individual-review`,

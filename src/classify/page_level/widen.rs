@@ -45,24 +45,31 @@ pub(super) struct Widening {
 /// manager's box among them): their prose does not count as the page's, and the widened region
 /// never keeps it.
 pub(super) fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
-    dom.local_name(id).is_some_and(|n| {
-        matches!(
-            *n,
-            local_name!("nav")
-                | local_name!("footer")
-                | local_name!("aside")
-                | local_name!("header")
-                | local_name!("button")
-                | local_name!("select")
-                | local_name!("dialog")
-        )
-    }) || dom
-        .attr(id, "role")
-        .is_some_and(|r| matches!(r.trim(), "navigation" | "dialog" | "alertdialog" | "banner"))
-        || dom
-            .attr(id, "aria-modal")
-            .is_some_and(|v| v.trim() == "true")
-        || super::hints::names_consent(dom, id)
+    let Some(name) = dom.local_name(id) else {
+        return false;
+    };
+    if matches!(
+        *name,
+        local_name!("nav")
+            | local_name!("footer")
+            | local_name!("aside")
+            | local_name!("header")
+            | local_name!("button")
+            | local_name!("select")
+            | local_name!("dialog")
+    ) {
+        return true;
+    }
+    // One pass over the attributes: most boxes of a page are asked, many of them several times.
+    dom.attrs(id).iter().any(|(attr, value)| match *attr {
+        local_name!("role") => matches!(
+            value.trim(),
+            "navigation" | "dialog" | "alertdialog" | "banner"
+        ),
+        local_name!("aria-modal") => value.trim() == "true",
+        local_name!("id") | local_name!("class") => super::hints::value_names_consent(value),
+        _ => false,
+    })
 }
 
 /// Below this many prose words the first extraction is no article at all, and every prose
