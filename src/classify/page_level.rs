@@ -8,7 +8,8 @@
 //!    length, commas and sentence length; class/id/role hints and link density weigh each
 //!    candidate; comments and other repeated items barely score past their own box, and so do
 //!    boxes that end before the heading reading as the page's title, in a part of the page
-//!    apart from it (a dialog's offer printed first) ([`select`]);
+//!    apart from it (a dialog's offer printed first), and, once that heading is found, boxes in
+//!    the page's own footer ([`select`]);
 //! 3. the best candidate, moved up when several strong ones share an ancestor or its parent
 //!    scores more, plus the siblings that belong with it;
 //! 4. inside it, share bars, link lists, forms and related-link boxes removed ([`clean`]);
@@ -527,7 +528,7 @@ fn with_scores(
     let mut facts = NodeFacts::new(&page.dom);
     let mut scores = select::score(page, &stats, &mut facts);
     if let Some(headline) = titled_heading(page, &mut facts) {
-        select::damp_before_headline(page, &stats, &mut scores, headline);
+        select::damp_outside_the_article(page, &stats, &mut scores, headline);
     }
     decide(&stats, &mut facts, &scores)
 }
@@ -914,7 +915,7 @@ fn headline(
 /// The index of the page's first heading (`<h1>`–`<h3>`) that reads as its title (see
 /// [`title_match`]), outside the boxes that never hold the article's own headline: navigation,
 /// a footer, an aside, a dialog. The article runs from there on (see
-/// [`select::damp_before_headline`]).
+/// [`select::damp_outside_the_article`]).
 fn titled_heading(page: &Page, facts: &mut NodeFacts<'_>) -> Option<usize> {
     const NEEDED: f32 = 0.8;
     page.blocks.iter().enumerate().position(|(index, block)| {

@@ -485,14 +485,20 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
     scores
 }
 
-/// Damps, as a negative name would (see [`DAMP_OUTSIDE_NEGATIVE`]), every candidate that ends
-/// before block `headline`, the heading that reads as the page's title, and shares no box with
-/// it but the page itself: an article runs from its headline on, and what a page prints before
-/// it in a part of its own (a dialog's offer, a cart drawer, a cookie notice placed first in the
-/// markup) is not the article, however much prose it holds. A box before the headline inside the
-/// part that holds it (an article's standfirst, a thread's first post printed above its title)
-/// keeps its score.
-pub(super) fn damp_before_headline(
+/// Damps, as a negative name would (see [`DAMP_OUTSIDE_NEGATIVE`]), the candidates that the
+/// page's headline (block `headline`, the heading that reads as the page's title) places outside
+/// its article:
+/// - every candidate that ends before the headline and shares no box with it but the page
+///   itself: an article runs from its headline on, and what a page prints before it in a part of
+///   its own (a dialog's offer, a cart drawer, a cookie notice placed first in the markup) is not
+///   the article, however much prose it holds. A box before the headline inside the part that
+///   holds it (an article's standfirst, a thread's first post printed above its title) keeps its
+///   score;
+/// - every candidate inside the page's own footer (see [`page_footer_around`]) that does not
+///   hold the headline: the page's fine print (an insurer's disclaimers, a shop's guarantees),
+///   however long. A page without a headline (a section front, a list) is left alone: there its
+///   footer may be where the page's lists end.
+pub(super) fn damp_outside_the_article(
     page: &Page,
     stats: &Stats,
     scores: &mut Scores,
@@ -513,7 +519,16 @@ pub(super) fn damp_before_headline(
     }
     let total_blocks = page.blocks.len() as u32;
     for &candidate in &scores.candidates {
-        if stats.get(candidate).end_block as usize > headline {
+        let bounds = stats.get(candidate);
+        let holds_headline =
+            bounds.first_block as usize <= headline && headline < bounds.end_block as usize;
+        if !holds_headline && page_footer_around(dom, candidate) {
+            if let Some(score) = scores.score.get_mut(candidate as usize) {
+                *score *= DAMP_OUTSIDE_NEGATIVE;
+            }
+            continue;
+        }
+        if bounds.end_block as usize > headline {
             continue;
         }
         let mut shared = Some(candidate);
@@ -529,6 +544,31 @@ pub(super) fn damp_before_headline(
             *score *= DAMP_OUTSIDE_NEGATIVE;
         }
     }
+}
+
+/// True when `node` is, or sits in, the page's own footer: a `<footer>` that no `<article>`,
+/// `<aside>`, `<main>`, `<nav>` or `<section>` holds, which HTML makes the page's `contentinfo`
+/// landmark (its fine print, its links about the site). A footer inside an article is that
+/// article's (its author's line, its tags).
+pub(super) fn page_footer_around(dom: &Dom, node: NodeId) -> bool {
+    let Some(footer) = std::iter::once(node)
+        .chain(dom.ancestors(node))
+        .find(|&n| dom.is_html(n, &local_name!("footer")))
+    else {
+        return false;
+    };
+    !dom.ancestors(footer).any(|n| {
+        dom.local_name(n).is_some_and(|name| {
+            matches!(
+                *name,
+                local_name!("article")
+                    | local_name!("aside")
+                    | local_name!("main")
+                    | local_name!("nav")
+                    | local_name!("section")
+            )
+        })
+    })
 }
 
 /// The chosen main container and the siblings added to it.

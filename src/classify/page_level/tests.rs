@@ -2270,7 +2270,7 @@ fn only_candidates_apart_from_the_headline_are_damped() {
     let headline = titled_heading(&page, &mut facts).expect("the title's heading");
     assert_eq!(page.blocks[headline].text, "River floods the old town");
     let mut after = select::score(&page, &stats, &mut facts);
-    select::damp_before_headline(&page, &stats, &mut after, headline);
+    select::damp_outside_the_article(&page, &stats, &mut after, headline);
     let holder = |needle: &str| {
         let block = page
             .blocks
@@ -2286,4 +2286,72 @@ fn only_candidates_apart_from_the_headline_are_damped() {
     assert!((is - was * 0.25).abs() < 1e-4, "offer {was} -> {is}");
     assert_eq!(before.get(standfirst), after.get(standfirst));
     assert_eq!(before.get(story), after.get(story));
+}
+
+/// A service page whose fine print, in the page's own `<footer>`, is longer than its text.
+/// `title` is the page's `<title>`; its heading reads "Car insurance quotes in minutes".
+fn service_page_with_fine_print(title: &str) -> String {
+    let fine_print: String = (1..=9)
+        .map(|n| {
+            format!(
+                "<p>Disclosure {n}: discounts, coverages, payment plans and features are not \
+                 available in all states, in all situations, or to all customers, and prices \
+                 vary with the driver, the vehicle and the place.</p>"
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><title>{title}</title></head><body><nav>{NAV}</nav>\
+         <div class=content><h1>Car insurance quotes in minutes</h1><div class=text>{}</div>\
+         </div><footer><div class=legal>{fine_print}</div></footer></body></html>",
+        paragraphs(0..4)
+    )
+}
+
+/// With the page's headline found, its own footer is not the article, however long the fine
+/// print in it: the text under the headline is kept.
+#[test]
+fn the_pages_own_footer_is_not_the_article_once_its_headline_is_known() {
+    let (page, x) = run(&service_page_with_fine_print(
+        "Car insurance quotes in minutes | Insurer",
+    ));
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Paragraph 3 of the article"), "{kept:#?}");
+    assert!(!has(&kept, "Disclosure 1:"), "{kept:#?}");
+}
+
+/// Without a heading that reads as the title (a section front, a list), the footer is not set
+/// apart: the page's structure says nothing of where its text is, and its longest prose wins.
+#[test]
+fn the_footer_is_left_alone_on_a_page_without_a_headline() {
+    let (page, x) = run(&service_page_with_fine_print("Insurer"));
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Disclosure 1:"), "{kept:#?}");
+}
+
+/// A footer inside an article, a section, main, an aside or nav is that part's, not the page's.
+#[test]
+fn only_a_footer_outside_every_sectioning_element_is_the_pages() {
+    for (html, expected) in [
+        ("<footer><p>Fine print</p></footer>", true),
+        (
+            "<div><footer><div><p>Fine print</p></div></footer></div>",
+            true,
+        ),
+        ("<article><footer><p>Tags</p></footer></article>", false),
+        ("<main><footer><p>Tags</p></footer></main>", false),
+        (
+            "<section><div><footer><p>Tags</p></footer></div></section>",
+            false,
+        ),
+        (
+            "<footer><section><p>Fine print</p></section></footer>",
+            true,
+        ),
+        ("<div><p>Text</p></div>", false),
+    ] {
+        let dom = crate::dom::Dom::parse(&format!("<html><body>{html}</body></html>"));
+        let p = dom.first_element_by_name("p").expect("the paragraph");
+        assert_eq!(select::page_footer_around(&dom, p), expected, "{html}");
+    }
 }
