@@ -521,6 +521,10 @@ pub fn is_heading(name: &LocalName) -> bool {
 /// in any case: the cheap test before a name is cut into its words, or where a word inside a
 /// name is enough (`bbCodeBlock--quote` holds `quote`).
 pub fn name_holds(value: &str, word: &[u8]) -> bool {
+    debug_assert!(
+        !word.iter().any(u8::is_ascii_uppercase),
+        "words are given lower-case"
+    );
     let haystack = value.as_bytes();
     let Some((&first, rest)) = word.split_first() else {
         return true;
@@ -536,9 +540,19 @@ pub fn name_holds(value: &str, word: &[u8]) -> bool {
     })
 }
 
-/// True when `value` holds one of `words` (each given in lower-case ASCII, not empty) anywhere
-/// and in any case: [`name_holds`] for several words in one pass over the value.
+/// True when `value` holds one of `words` (each given in lower-case ASCII) anywhere and in any
+/// case: [`name_holds`] for several words in one pass over the value. An empty word is held by
+/// every value, as [`name_holds`] has it.
 pub fn name_holds_any(value: &str, words: &[&str]) -> bool {
+    debug_assert!(
+        !words
+            .iter()
+            .any(|w| w.bytes().any(|b| b.is_ascii_uppercase())),
+        "words are given lower-case"
+    );
+    if words.iter().any(|w| w.is_empty()) {
+        return true;
+    }
     let haystack = value.as_bytes();
     haystack.iter().enumerate().any(|(at, &b)| {
         let b = b.to_ascii_lowercase();

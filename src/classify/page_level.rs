@@ -41,8 +41,9 @@ use std::borrow::Cow;
 use self::select::{Choice, NodeFacts};
 use self::stats::Stats;
 use crate::classify::{Label, Reason, Verdict};
-use crate::dom::NodeId;
+use crate::dom::{Dom, NodeId};
 use crate::page::{Block, BlockKind, Page};
+use html5ever::local_name;
 
 /// The extractor's method name, as printed in reasons and reports.
 pub const NAME: &str = "pith-page";
@@ -913,25 +914,26 @@ fn headline(
 }
 
 /// The index of the page's first heading (`<h1>`–`<h3>`) that reads as its title (see
-/// [`title_match`]), outside the boxes that never hold the article's own headline: navigation,
-/// a footer, an aside, a dialog. The article runs from there on (see
+/// [`title_match`]), outside the boxes that never hold the article's own headline (see
+/// [`cannot_hold_the_headline`]). The article runs from there on (see
 /// [`select::damp_outside_the_article`]).
 fn titled_heading(page: &Page, facts: &mut NodeFacts<'_>) -> Option<usize> {
     const NEEDED: f32 = 0.8;
     page.blocks.iter().enumerate().position(|(index, block)| {
         matches!(block.kind, BlockKind::Heading(1..=3))
             && facts.title_score(page, index, |title| title_match(block, title, NEEDED)) >= NEEDED
-            && !in_nav_footer_aside_or_dialog(&page.dom, block.node)
+            && !cannot_hold_the_headline(&page.dom, block.node)
     })
 }
 
 /// True when `node` stands in navigation, a footer, an aside or a dialog (by element or by
-/// role): a heading there that repeats the title (a footer's "About us", a sign-up dialog
-/// naming the page) is not where the article begins.
-fn in_nav_footer_aside_or_dialog(dom: &crate::dom::Dom, node: NodeId) -> bool {
-    use html5ever::local_name;
-    let mut at = Some(node);
-    while let Some(n) = at {
+/// role), or in the page's own header (its banner: see [`select::page_header_around`]): a
+/// heading there that repeats the title (the logo's `<h1>` with the site's name, a footer's
+/// "About us", a sign-up dialog naming the page) is not where the article begins. Unlike
+/// [`widen::is_furniture_element`], a `<header>` inside an article counts as the article's: it
+/// is where its headline stands.
+fn cannot_hold_the_headline(dom: &Dom, node: NodeId) -> bool {
+    let apart = std::iter::once(node).chain(dom.ancestors(node)).any(|n| {
         let by_name = dom.local_name(n).is_some_and(|name| {
             matches!(
                 *name,
@@ -941,20 +943,22 @@ fn in_nav_footer_aside_or_dialog(dom: &crate::dom::Dom, node: NodeId) -> bool {
                     | local_name!("dialog")
             )
         });
-        let by_role = dom.attr(n, "role").is_some_and(|r| {
-            matches!(
-                r.trim(),
-                "navigation" | "contentinfo" | "complementary" | "dialog" | "alertdialog"
-            )
-        }) || dom
-            .attr(n, "aria-modal")
-            .is_some_and(|v| v.trim() == "true");
-        if by_name || by_role {
-            return true;
-        }
-        at = dom.parent(n);
-    }
-    false
+        by_name
+            || dom.attrs(n).iter().any(|(attr, value)| match *attr {
+                local_name!("role") => matches!(
+                    value.trim(),
+                    "navigation"
+                        | "contentinfo"
+                        | "complementary"
+                        | "banner"
+                        | "dialog"
+                        | "alertdialog"
+                ),
+                local_name!("aria-modal") => value.trim() == "true",
+                _ => false,
+            })
+    });
+    apart || select::page_header_around(dom, node)
 }
 
 /// The index of the first block inside `containers` (`usize::MAX` without containers).

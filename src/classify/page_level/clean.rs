@@ -423,4 +423,44 @@ mod tests {
             "{lines:?}"
         );
     }
+
+    /// The one-pass reading agrees with the rule as first written (letters and digits kept,
+    /// lower-cased, words joined by one space) on lines of every shape.
+    #[test]
+    fn furniture_lines_read_in_one_pass_as_by_the_rule() {
+        let by_the_rule = |block: &Block| {
+            let lower: String = block
+                .text
+                .chars()
+                .filter(|c| c.is_alphanumeric() || c.is_whitespace())
+                .flat_map(char::to_lowercase)
+                .collect();
+            let lower = lower.split_whitespace().collect::<Vec<_>>().join(" ");
+            block.words <= 6 && FURNITURE_LINES.contains(&lower.as_str())
+        };
+        let lines = [
+            "Sponsored \u{2022} content",
+            "EMAIL",
+            "e-mail",
+            "Print this",
+            "Tweet!!!",
+            "\u{130}nternational",
+            "Share this article with a friend today please",
+            "Story\u{2003}continues\u{2003}below advertisement",
+            "Ad",
+            "Ads",
+            "Sk\u{ed}p advertisement",
+            "click to expand\u{2026}",
+            "Continue reading the main story \u{bb}",
+            "1 2 3",
+        ];
+        for block in blocks(&lines) {
+            assert_eq!(
+                is_furniture_line(&block),
+                by_the_rule(&block),
+                "{:?}",
+                block.text
+            );
+        }
+    }
 }

@@ -18,9 +18,9 @@ pub(super) fn product_reviews(
     facts: &mut NodeFacts<'_>,
     mut extraction: ArticleExtraction,
 ) -> ArticleExtraction {
-    // What the page declares is read once per extraction (and parsed already for the cleaning's
-    // question whether it is a discussion): asked first, it spares every other page the search
-    // of its boxes' names.
+    // What the page declares is read once per extraction (usually parsed already, for the
+    // cleaning's question whether it is a discussion): asked first, it spares every other page
+    // the search of its boxes' names.
     if !facts.declares_product(page) {
         return extraction;
     }

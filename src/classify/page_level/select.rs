@@ -489,13 +489,15 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
 /// page's headline (block `headline`, the heading that reads as the page's title) places outside
 /// its article:
 /// - every candidate that ends before the headline and shares no box with it but the page
-///   itself: an article runs from its headline on, and what a page prints before it in a part of
+///   itself (`<body>`, or a wrapper holding nine tenths of the page's blocks, whose name says
+///   nothing about a part of the page: see [`wraps_the_page`]): an article runs from its
+///   headline on, and what a page prints before it in a part of
 ///   its own (a dialog's offer, a cart drawer, a cookie notice placed first in the markup) is not
 ///   the article, however much prose it holds. A box before the headline inside the part that
 ///   holds it (an article's standfirst, a thread's first post printed above its title) keeps its
 ///   score;
-/// - every candidate inside the page's own footer (see [`page_footer_around`]) that does not
-///   hold the headline: the page's fine print (an insurer's disclaimers, a shop's guarantees),
+/// - every candidate inside the page's own footer (see [`page_footer_around`]): the page's fine
+///   print (an insurer's disclaimers, a shop's guarantees),
 ///   however long. A page without a headline (a section front, a list) is left alone: there its
 ///   footer may be where the page's lists end.
 pub(super) fn damp_outside_the_article(
@@ -518,17 +520,23 @@ pub(super) fn damp_outside_the_article(
         at = dom.parent(n);
     }
     let total_blocks = page.blocks.len() as u32;
+    // Only the scores move: the share a candidate received through comments and other named
+    // boxes (`damped`) is about the paragraphs below it, which this says nothing about.
+    let mut damp = |candidate: NodeId| {
+        if let Some(score) = scores.score.get_mut(candidate as usize)
+            && *score > 0.0
+        {
+            *score *= DAMP_OUTSIDE_NEGATIVE;
+        }
+    };
     for &candidate in &scores.candidates {
-        let bounds = stats.get(candidate);
-        let holds_headline =
-            bounds.first_block as usize <= headline && headline < bounds.end_block as usize;
-        if !holds_headline && page_footer_around(dom, candidate) {
-            if let Some(score) = scores.score.get_mut(candidate as usize) {
-                *score *= DAMP_OUTSIDE_NEGATIVE;
-            }
+        // The headline is never in a footer (see `titled_heading`), so no box in the page's
+        // footer holds it.
+        if page_footer_around(dom, candidate) {
+            damp(candidate);
             continue;
         }
-        if bounds.end_block as usize > headline {
+        if stats.get(candidate).end_block as usize > headline {
             continue;
         }
         let mut shared = Some(candidate);
@@ -540,8 +548,8 @@ pub(super) fn damp_outside_the_article(
         }
         let apart = shared
             .is_none_or(|s| is_page_wrapper(dom, s) || wraps_the_page(stats, total_blocks, s));
-        if apart && let Some(score) = scores.score.get_mut(candidate as usize) {
-            *score *= DAMP_OUTSIDE_NEGATIVE;
+        if apart {
+            damp(candidate);
         }
     }
 }
@@ -549,15 +557,30 @@ pub(super) fn damp_outside_the_article(
 /// True when `node` is, or sits in, the page's own footer: a `<footer>` that no `<article>`,
 /// `<aside>`, `<main>`, `<nav>` or `<section>` holds, which HTML makes the page's `contentinfo`
 /// landmark (its fine print, its links about the site). A footer inside an article is that
-/// article's (its author's line, its tags).
+/// article's (its author's line, its tags). (Visible to the module's tests, which check the
+/// landmark rule on its own.)
 pub(super) fn page_footer_around(dom: &Dom, node: NodeId) -> bool {
-    let Some(footer) = std::iter::once(node)
+    page_landmark_around(dom, node, &local_name!("footer"))
+}
+
+/// True when `node` is, or sits in, the page's own header: a `<header>` that no `<article>`,
+/// `<aside>`, `<main>`, `<nav>` or `<section>` holds, which HTML makes the page's `banner`
+/// landmark (its logo, its menus). A header inside an article is that article's (its title).
+/// (Visible to the module's tests, which check the landmark rule on its own.)
+pub(super) fn page_header_around(dom: &Dom, node: NodeId) -> bool {
+    page_landmark_around(dom, node, &local_name!("header"))
+}
+
+/// True when `node` is, or sits in, an element named `landmark` (`footer`, `header`) that no
+/// sectioning element holds: the page's own, by HTML's landmark rules.
+fn page_landmark_around(dom: &Dom, node: NodeId, landmark: &html5ever::LocalName) -> bool {
+    let Some(found) = std::iter::once(node)
         .chain(dom.ancestors(node))
-        .find(|&n| dom.is_html(n, &local_name!("footer")))
+        .find(|&n| dom.is_html(n, landmark))
     else {
         return false;
     };
-    !dom.ancestors(footer).any(|n| {
+    !dom.ancestors(found).any(|n| {
         dom.local_name(n).is_some_and(|name| {
             matches!(
                 *name,

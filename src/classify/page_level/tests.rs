@@ -2194,9 +2194,8 @@ fn posts_under_their_authors_and_numbers_are_no_teasers() {
 
 /// A page whose offer, in a box of its own printed before everything else (as a dialog's markup
 /// often is), holds more prose than its article: the offer only says what the site sells.
-/// `offer_box` is the attributes of the offer's box; `headline_box` the markup printed just
-/// before and just after the headline, inside the part of the page that holds it.
-fn offer_before_the_headline(offer_box: &str, headline_box: (&str, &str)) -> String {
+/// `standfirst` is printed just before the headline, inside the part of the page that holds it.
+fn offer_before_the_headline(standfirst: &str) -> String {
     let offer: String = (1..=9)
         .map(|n| {
             format!(
@@ -2208,11 +2207,9 @@ fn offer_before_the_headline(offer_box: &str, headline_box: (&str, &str)) -> Str
         .collect();
     format!(
         "<html><head><title>River floods the old town</title></head><body>\
-         <div {offer_box}><div>{offer}</div></div><nav>{NAV}</nav>\
-         <div class=page>{}<h1>River floods the old town</h1>{}<div class=story>{}</div>\
-         </div></body></html>",
-        headline_box.0,
-        headline_box.1,
+         <div id=x1><div>{offer}</div></div><nav>{NAV}</nav>\
+         <div class=page>{standfirst}<h1>River floods the old town</h1>\
+         <div class=story>{}</div></div></body></html>",
         paragraphs(0..5)
     )
 }
@@ -2221,7 +2218,7 @@ fn offer_before_the_headline(offer_box: &str, headline_box: (&str, &str)) -> Str
 /// the article is: the story under the headline is kept, not the longer offer above it.
 #[test]
 fn prose_printed_before_the_headline_apart_from_it_is_not_the_article() {
-    let (page, x) = run(&offer_before_the_headline("id=x1", ("", "")));
+    let (page, x) = run(&offer_before_the_headline(""));
     let kept = kept(&page, &x);
     assert!(has(&kept, "Paragraph 2 of the article"), "{kept:#?}");
     assert!(!has(&kept, "Offer 1: subscribe"), "{kept:#?}");
@@ -2245,8 +2242,37 @@ fn a_title_repeated_inside_a_dialog_is_no_headline() {
         paragraphs(0..3)
     );
     let (page, x) = run(&html);
+    let mut facts = NodeFacts::new(&page.dom);
+    assert_eq!(titled_heading(&page, &mut facts), None);
     let why = reason_of(&page, &x, "Paragraph 0 of the article").unwrap_or_default();
     assert!(why.contains("in main container div.story"), "{why}");
+}
+
+/// The logo's heading in the page's own header, the site's name, reads as the title of a section
+/// front ("World | Example Times") but is not where an article begins; an article's own header
+/// holds its headline.
+#[test]
+fn a_logo_in_the_pages_header_is_no_headline() {
+    let titled = |body: &str| {
+        let html = format!(
+            "<html><head><title>World | Example Times</title></head><body>{body}</body></html>"
+        );
+        let page = page_from_html(&html, None);
+        let mut facts = NodeFacts::new(&page.dom);
+        titled_heading(&page, &mut facts).map(|i| page.blocks[i].text.clone())
+    };
+    assert_eq!(
+        titled("<header><h1>Example Times</h1></header><p>Text</p>"),
+        None
+    );
+    assert_eq!(
+        titled("<div role=banner><h1>Example Times</h1></div><p>Text</p>"),
+        None
+    );
+    assert_eq!(
+        titled("<article><header><h1>Example Times</h1></header><p>Text</p></article>"),
+        Some("Example Times".to_string())
+    );
 }
 
 /// Only boxes apart from the headline are damped: inside the part that holds it, what stands
@@ -2254,13 +2280,8 @@ fn a_title_repeated_inside_a_dialog_is_no_headline() {
 #[test]
 fn only_candidates_apart_from_the_headline_are_damped() {
     let html = offer_before_the_headline(
-        "id=x1",
-        (
-            "<div class=standfirst><p>The river rose two metres overnight, and by dawn the old \
-             town's lanes, cellars and squares were under water, with more rain to come.</p>\
-             </div>",
-            "",
-        ),
+        "<div class=standfirst><p>The river rose two metres overnight, and by dawn the old \
+         town's lanes, cellars and squares were under water, with more rain to come.</p></div>",
     );
     let base = Url::parse("https://example.com/news/story").ok();
     let page = page_from_html(&html, base.as_ref());
@@ -2321,10 +2342,13 @@ fn the_pages_own_footer_is_not_the_article_once_its_headline_is_known() {
 }
 
 /// Without a heading that reads as the title (a section front, a list), the footer is not set
-/// apart: the page's structure says nothing of where its text is, and its longest prose wins.
+/// apart: the page says nothing of where its text begins, and a section front's lists may run
+/// into its footer. Here that leaves the page's longest prose, the fine print, to win.
 #[test]
 fn the_footer_is_left_alone_on_a_page_without_a_headline() {
     let (page, x) = run(&service_page_with_fine_print("Insurer"));
+    let mut facts = NodeFacts::new(&page.dom);
+    assert_eq!(titled_heading(&page, &mut facts), None);
     let kept = kept(&page, &x);
     assert!(has(&kept, "Disclosure 1:"), "{kept:#?}");
 }

@@ -61,6 +61,8 @@ pub(super) fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
         return true;
     }
     // One pass over the attributes: most boxes of a page are asked, many of them several times.
+    // (An element has one attribute of each name, but for a foreign one such as SVG's
+    // `xlink:role`, which the DOM keeps by its local name and which counts here too.)
     dom.attrs(id).iter().any(|(attr, value)| match *attr {
         local_name!("role") => matches!(
             value.trim(),
