@@ -9,7 +9,7 @@
 //!    candidate; comments and other repeated items barely score past their own box, and so do
 //!    boxes that end before the heading reading as the page's title, in a part of the page
 //!    apart from it (a dialog's offer printed first), and, once that heading is found, boxes in
-//!    the page's own footer ([`select`]);
+//!    the page's own footer and boxes outside the marked main region that holds it ([`select`]);
 //! 3. the best candidate, moved up when several strong ones share an ancestor or its parent
 //!    scores more, plus the siblings that belong with it;
 //! 4. inside it, share bars, link lists, forms and related-link boxes removed ([`clean`]);

@@ -20,8 +20,6 @@
 //! the step's point; and an extraction that kept an article's worth outside the region is left
 //! alone.
 
-use html5ever::local_name;
-
 use super::clean;
 use super::select::NodeFacts;
 use super::stats::Stats;
@@ -173,13 +171,7 @@ pub(super) fn if_starved(
 /// dialog, or mark an empty one for a script to fill).
 fn marked_main(dom: &Dom, stats: &Stats) -> Option<NodeId> {
     dom.descendants(dom.root())
-        .filter(|&n| {
-            dom.local_name(n)
-                .is_some_and(|name| *name == local_name!("main"))
-                || dom
-                    .attr(n, "role")
-                    .is_some_and(|r| r.trim().eq_ignore_ascii_case("main"))
-        })
+        .filter(|&n| super::select::marks_main(dom, n))
         .filter(|&n| !is_furniture_element(dom, n))
         .max_by_key(|&n| stats.get(n).words)
 }

@@ -496,6 +496,10 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
 ///   the article, however much prose it holds. A box before the headline inside the part that
 ///   holds it (an article's standfirst, a thread's first post printed above its title) keeps its
 ///   score;
+/// - when the headline stands in the region the page marks as its main content (`<main>`,
+///   `role="main"`), every candidate outside that region that does not hold it: the page says
+///   where its content is, and the headline confirms it (a shop's guarantee modal, a related
+///   products' rail beside it);
 /// - every candidate inside the page's own footer (see [`page_footer_around`]): the page's fine
 ///   print (an insurer's disclaimers, a shop's guarantees),
 ///   however long. A page without a headline (a section front, a list) is left alone: there its
@@ -520,16 +524,29 @@ pub(super) fn damp_outside_the_article(
         at = dom.parent(n);
     }
     let total_blocks = page.blocks.len() as u32;
-    // Only the scores move: the share a candidate received through comments and other named
-    // boxes (`damped`) is about the paragraphs below it, which this says nothing about.
+    // A box set outside the article counts as one whose score came through named boxes
+    // (`damped`): it joins the container neither as a sibling nor as a part.
     let mut damp = |candidate: NodeId| {
         if let Some(score) = scores.score.get_mut(candidate as usize)
             && *score > 0.0
         {
             *score *= DAMP_OUTSIDE_NEGATIVE;
         }
+        if let Some(share) = scores.damped.get_mut(candidate as usize) {
+            *share = 1.0;
+        }
     };
+    let marked_main = std::iter::once(block.node)
+        .chain(dom.ancestors(block.node))
+        .find(|&n| marks_main(dom, n));
     for &candidate in &scores.candidates {
+        if let Some(main) = marked_main
+            && !stats.contains(main, candidate)
+            && !stats.contains(candidate, main)
+        {
+            damp(candidate);
+            continue;
+        }
         // The headline is never in a footer (see `titled_heading`), so no box in the page's
         // footer holds it.
         if page_footer_around(dom, candidate) {
@@ -552,6 +569,14 @@ pub(super) fn damp_outside_the_article(
             damp(candidate);
         }
     }
+}
+
+/// True for an element that marks the page's main content: `<main>`, or `role="main"`.
+pub(super) fn marks_main(dom: &Dom, id: NodeId) -> bool {
+    dom.is_html(id, &local_name!("main"))
+        || dom
+            .attr(id, "role")
+            .is_some_and(|r| r.trim().eq_ignore_ascii_case("main"))
 }
 
 /// True when `node` is, or sits in, the page's own footer: a `<footer>` that no `<article>`,

@@ -2379,3 +2379,35 @@ fn only_a_footer_outside_every_sectioning_element_is_the_pages() {
         assert_eq!(select::page_footer_around(&dom, p), expected, "{html}");
     }
 }
+
+/// With the headline inside the region the page marks as its main content, a longer box of prose
+/// outside that region (a shop's guarantees, printed after it in a box without a name) is not the
+/// article: the text under the headline is kept.
+#[test]
+fn outside_the_marked_main_region_that_holds_the_headline_is_no_article() {
+    let guarantees: String = (1..=6)
+        .map(|n| {
+            format!(
+                "<p>Guarantee {n}: examine your purchase in the privacy of your own home, \
+                 knowing that it is covered by our promise, for thirty days, with nothing to \
+                 sign and no questions asked.</p>"
+            )
+        })
+        .collect();
+    let page_with = |main: &str| {
+        format!(
+            "<html><head><title>Automatic watch model 7 - Shop</title></head><body>\
+             <nav>{NAV}</nav><div {main}><h1>Automatic watch model 7</h1>\
+             <div class=about>{}</div></div><div class=x9>{guarantees}</div></body></html>",
+            paragraphs(0..4)
+        )
+    };
+    let (page, x) = run(&page_with("role=main"));
+    let marked = kept(&page, &x);
+    assert!(has(&marked, "Paragraph 3 of the article"), "{marked:#?}");
+    assert!(!has(&marked, "Guarantee 1:"), "{marked:#?}");
+    // Unmarked, the page says nothing of where its content is, and the longer box wins.
+    let (page, x) = run(&page_with("class=x1"));
+    let unmarked = kept(&page, &x);
+    assert!(has(&unmarked, "Guarantee 1:"), "{unmarked:#?}");
+}
