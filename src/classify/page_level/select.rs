@@ -400,7 +400,10 @@ pub(super) struct Scores {
     /// The candidates, in the order they were first scored.
     pub candidates: Vec<NodeId>,
     /// Per node, the share of the paragraph score it received through a comment, a sidebar or
-    /// a repeated item (damped): high for the box around a comment thread.
+    /// a repeated item (damped): high for the box around a comment thread. A box the page's
+    /// headline sets outside its article counts as wholly damped (1.0, see
+    /// [`damp_outside_the_article`]): the climb does not take it for a second part of the
+    /// article, nor the sibling and part steps add it for its score.
     pub damped: Vec<f32>,
 }
 
@@ -525,7 +528,7 @@ pub(super) fn damp_outside_the_article(
     }
     let total_blocks = page.blocks.len() as u32;
     // A box set outside the article counts as one whose score came through named boxes
-    // (`damped`): it joins the container neither as a sibling nor as a part.
+    // (`damped`, see its doc).
     let mut damp = |candidate: NodeId| {
         if let Some(score) = scores.score.get_mut(candidate as usize)
             && *score > 0.0
@@ -536,9 +539,14 @@ pub(super) fn damp_outside_the_article(
             *share = 1.0;
         }
     };
+    // The outermost marked region around the headline (a hero band marked `role=main` inside
+    // the page's `<main>` is not the region), and only one that holds prose: a main region that
+    // holds the title band alone says nothing of where the text is.
     let marked_main = std::iter::once(block.node)
         .chain(dom.ancestors(block.node))
-        .find(|&n| marks_main(dom, n));
+        .filter(|&n| marks_main(dom, n))
+        .last()
+        .filter(|&main| stats.get(main).prose > 0);
     for &candidate in &scores.candidates {
         if let Some(main) = marked_main
             && !stats.contains(main, candidate)

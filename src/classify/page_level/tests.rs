@@ -2394,20 +2394,26 @@ fn outside_the_marked_main_region_that_holds_the_headline_is_no_article() {
             )
         })
         .collect();
-    let page_with = |main: &str| {
+    // The region marked by role, straight in <body>, or a <main> in a wrapper beside the box.
+    let page_with = |open: &str, close: &str| {
         format!(
             "<html><head><title>Automatic watch model 7 - Shop</title></head><body>\
-             <nav>{NAV}</nav><div {main}><h1>Automatic watch model 7</h1>\
-             <div class=about>{}</div></div><div class=x9>{guarantees}</div></body></html>",
+             <nav>{NAV}</nav><div class=page>{open}<h1>Automatic watch model 7</h1>\
+             <div class=about>{}</div>{close}<div class=x9>{guarantees}</div></div></body></html>",
             paragraphs(0..4)
         )
     };
-    let (page, x) = run(&page_with("role=main"));
-    let marked = kept(&page, &x);
-    assert!(has(&marked, "Paragraph 3 of the article"), "{marked:#?}");
-    assert!(!has(&marked, "Guarantee 1:"), "{marked:#?}");
+    for (open, close) in [("<div role=main>", "</div>"), ("<main>", "</main>")] {
+        let (page, x) = run(&page_with(open, close));
+        let marked = kept(&page, &x);
+        assert!(
+            has(&marked, "Paragraph 3 of the article"),
+            "{open} {marked:#?}"
+        );
+        assert!(!has(&marked, "Guarantee 1:"), "{open} {marked:#?}");
+    }
     // Unmarked, the page says nothing of where its content is, and the longer box wins.
-    let (page, x) = run(&page_with("class=x1"));
+    let (page, x) = run(&page_with("<div class=x1>", "</div>"));
     let unmarked = kept(&page, &x);
     assert!(has(&unmarked, "Guarantee 1:"), "{unmarked:#?}");
 }
