@@ -831,6 +831,24 @@ fn word_tokens(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
+/// How many words [`word_tokens`] finds in `text`, an ASCII text counted from its bytes: the
+/// headline search counts every candidate line before it reads a word of it.
+fn count_word_tokens(text: &str) -> usize {
+    if !text.is_ascii() {
+        return word_tokens(text).count();
+    }
+    let mut inside = false;
+    let mut count = 0;
+    for b in text.bytes() {
+        let alphanumeric = b.is_ascii_alphanumeric();
+        if alphanumeric && !inside {
+            count += 1;
+        }
+        inside = alphanumeric;
+    }
+    count
+}
+
 /// `word` lower-cased into `buffer`, as [`words`] lower-cases it, without a String of its own
 /// (this runs for every word of many blocks): ASCII without the Unicode tables, others through
 /// `str::to_lowercase` (which lower-cases a word-final `Σ` to `ς`, as `char::to_lowercase` does
@@ -980,7 +998,7 @@ fn title_match(block: &Block, title: &[String], needed: f32) -> f32 {
     if title.is_empty() || block.words < 2 || block.link_words * 2 > block.words {
         return 0.0;
     }
-    let total = word_tokens(&block.text).count();
+    let total = count_word_tokens(&block.text);
     if total == 0 {
         return 0.0;
     }

@@ -2417,3 +2417,23 @@ fn outside_the_marked_main_region_that_holds_the_headline_is_no_article() {
     let unmarked = kept(&page, &x);
     assert!(has(&unmarked, "Guarantee 1:"), "{unmarked:#?}");
 }
+
+/// Counting the words of an ASCII line from its bytes finds what the word splitter finds.
+#[test]
+fn words_counted_from_bytes_match_the_splitter() {
+    for text in [
+        "",
+        "   ",
+        "River floods the old town",
+        "  --River--floods, the old_town!! ",
+        "a1b2 c3",
+        "Ünïcode wörds — and ASCII",
+        "x",
+    ] {
+        assert_eq!(
+            count_word_tokens(text),
+            word_tokens(text).count(),
+            "{text:?}"
+        );
+    }
+}
