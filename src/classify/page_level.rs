@@ -101,7 +101,7 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
         let choice = select::choose(page, stats, facts, scores).filter(|c| stands_out(stats, c));
         let choice = choice.map(|c| product_column(page, stats, facts, c));
         let first = match choice {
-            Some(choice) => from_containers(page, stats, facts, &choice),
+            Some(choice) => from_containers(page, stats, facts, scores, &choice),
             None => fallback(page, stats, facts),
         };
         after_choice(page, stats, facts, first, entry_text)
@@ -549,7 +549,7 @@ pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
             siblings: Vec::new(),
             core: container,
         };
-        let first = from_containers(page, stats, facts, &choice);
+        let first = from_containers(page, stats, facts, scores, &choice);
         refine(page, stats, facts, first)
     })
 }
@@ -619,6 +619,7 @@ fn from_containers(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
+    scores: &select::Scores,
     choice: &Choice,
 ) -> ArticleExtraction {
     let dom = &page.dom;
@@ -633,6 +634,7 @@ fn from_containers(
     let main_name = select::describe(dom, choice.main);
     let headline = headline(page, stats, facts, &containers);
     let comments = comments_span(page, stats, choice.main, choice.core);
+    let any_set_apart = scores.set_apart.iter().any(Option::is_some);
     // The content reasons depend on the container only: formatted once each, not per block.
     let inside: Vec<String> = containers
         .iter()
@@ -664,7 +666,12 @@ fn from_containers(
                 let a = stats.get(c);
                 a.pre <= pre && pre < a.end
             }) else {
-                return page_label(Verdict::Boilerplate, "outside main container".into());
+                // The inspector says when the headline set the block's box apart.
+                let why = any_set_apart
+                    .then(|| scores.set_apart_around(dom, block.node))
+                    .flatten()
+                    .map_or("outside main container", select::SetApart::reason);
+                return page_label(Verdict::Boilerplate, why.into());
             };
             if let Some(r) = clean::removal_at(&removals, pre) {
                 return page_label(Verdict::Boilerplate, r.reason.clone().into());

@@ -405,6 +405,47 @@ pub(super) struct Scores {
     /// [`damp_outside_the_article`]): the climb does not take it for a second part of the
     /// article, nor the sibling and part steps add it for its score.
     pub damped: Vec<f32>,
+    /// Per node, why the page's headline set it outside the article, if it did (see
+    /// [`damp_outside_the_article`]): the inspector says so of the blocks it holds.
+    pub set_apart: Vec<Option<SetApart>>,
+}
+
+/// Why the page's headline sets a box outside its article (see [`damp_outside_the_article`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SetApart {
+    /// It ends before the headline, in a part of the page of its own.
+    BeforeTheHeadline,
+    /// It is in the page's own footer.
+    InThePagesFooter,
+    /// It is outside the region the page marks as its main content, which holds the headline.
+    OutsideTheMainRegion,
+}
+
+impl SetApart {
+    /// The reason a block outside the chosen container gives when such a box holds it.
+    pub fn reason(self) -> &'static str {
+        match self {
+            SetApart::BeforeTheHeadline => {
+                "outside main container: before the page's headline, in a part of its own"
+            }
+            SetApart::InThePagesFooter => {
+                "outside main container: in the page's own footer, the headline found"
+            }
+            SetApart::OutsideTheMainRegion => {
+                "outside main container: outside the page's main region, which holds its headline"
+            }
+        }
+    }
+}
+
+impl Scores {
+    /// Why the nearest box around `node` (itself included) that the headline set apart was set
+    /// apart, if one was.
+    pub fn set_apart_around(&self, dom: &Dom, node: NodeId) -> Option<SetApart> {
+        std::iter::once(node)
+            .chain(dom.ancestors(node))
+            .find_map(|n| self.set_apart.get(n as usize).copied().flatten())
+    }
 }
 
 impl Scores {
@@ -425,6 +466,7 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
         score: vec![f32::NEG_INFINITY; dom.len()],
         candidates: Vec::new(),
         damped: vec![0.0; dom.len()],
+        set_apart: vec![None; dom.len()],
     };
     let mut received = vec![0.0f32; dom.len()];
     let total_blocks = page.blocks.len() as u32;
@@ -529,7 +571,7 @@ pub(super) fn damp_outside_the_article(
     let total_blocks = page.blocks.len() as u32;
     // A box set outside the article counts as one whose score came through named boxes
     // (`damped`, see its doc).
-    let mut damp = |candidate: NodeId| {
+    let mut damp = |candidate: NodeId, why: SetApart| {
         if let Some(score) = scores.score.get_mut(candidate as usize)
             && *score > 0.0
         {
@@ -537,6 +579,9 @@ pub(super) fn damp_outside_the_article(
         }
         if let Some(share) = scores.damped.get_mut(candidate as usize) {
             *share = 1.0;
+        }
+        if let Some(slot) = scores.set_apart.get_mut(candidate as usize) {
+            *slot = Some(why);
         }
     };
     // The outermost marked region around the headline (a hero band marked `role=main` inside
@@ -552,13 +597,13 @@ pub(super) fn damp_outside_the_article(
             && !stats.contains(main, candidate)
             && !stats.contains(candidate, main)
         {
-            damp(candidate);
+            damp(candidate, SetApart::OutsideTheMainRegion);
             continue;
         }
         // The headline is never in a footer (see `titled_heading`), so no box in the page's
         // footer holds it.
         if page_footer_around(dom, candidate) {
-            damp(candidate);
+            damp(candidate, SetApart::InThePagesFooter);
             continue;
         }
         if stats.get(candidate).end_block as usize > headline {
@@ -574,7 +619,7 @@ pub(super) fn damp_outside_the_article(
         let apart = shared
             .is_none_or(|s| is_page_wrapper(dom, s) || wraps_the_page(stats, total_blocks, s));
         if apart {
-            damp(candidate);
+            damp(candidate, SetApart::BeforeTheHeadline);
         }
     }
 }

@@ -2224,7 +2224,7 @@ fn prose_printed_before_the_headline_apart_from_it_is_not_the_article() {
     assert!(!has(&kept, "Offer 1: subscribe"), "{kept:#?}");
     assert_eq!(
         reason_of(&page, &x, "Offer 3: subscribe").as_deref(),
-        Some("pith-page: outside main container")
+        Some("pith-page: outside main container: before the page's headline, in a part of its own")
     );
 }
 
@@ -2339,6 +2339,10 @@ fn the_pages_own_footer_is_not_the_article_once_its_headline_is_known() {
     let kept = kept(&page, &x);
     assert!(has(&kept, "Paragraph 3 of the article"), "{kept:#?}");
     assert!(!has(&kept, "Disclosure 1:"), "{kept:#?}");
+    assert_eq!(
+        reason_of(&page, &x, "Disclosure 4:").as_deref(),
+        Some("pith-page: outside main container: in the page's own footer, the headline found")
+    );
 }
 
 /// Without a heading that reads as the title (a section front, a list), the footer is not set
@@ -2411,6 +2415,13 @@ fn outside_the_marked_main_region_that_holds_the_headline_is_no_article() {
             "{open} {marked:#?}"
         );
         assert!(!has(&marked, "Guarantee 1:"), "{open} {marked:#?}");
+        assert_eq!(
+            reason_of(&page, &x, "Guarantee 2:").as_deref(),
+            Some(
+                "pith-page: outside main container: outside the page's main region, which holds \
+                 its headline"
+            )
+        );
     }
     // Unmarked, the page says nothing of where its content is, and the longer box wins.
     let (page, x) = run(&page_with("<div class=x1>", "</div>"));
