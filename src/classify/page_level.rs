@@ -98,7 +98,12 @@ pub fn extract(page: &Page) -> ArticleExtraction {
 /// length, the page's blocks that are that text are the article (see [`declared`]).
 pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtraction {
     with_scores(page, |stats, facts, scores| {
-        let choice = select::choose(page, stats, facts, scores).filter(|c| stands_out(stats, c));
+        // A box the page's headline sets outside its article is not the article, whatever it
+        // scores: when nothing else stands out, the page falls back (and its grid, if it has
+        // one, is weighed against its long lines rather than against that box).
+        let choice = select::choose(page, stats, facts, scores).filter(|c| {
+            stands_out(stats, c) && scores.set_apart_around(&page.dom, c.main).is_none()
+        });
         let choice = choice.map(|c| product_column(page, stats, facts, c));
         let first = match choice {
             Some(choice) => from_containers(page, stats, facts, scores, &choice),

@@ -2448,3 +2448,43 @@ fn words_counted_from_bytes_match_the_splitter() {
         );
     }
 }
+
+/// A shop's category whose only prose is an offer printed before its headline, in a part of the
+/// page of its own: that box is no article even though nothing else stands out, and the grid of
+/// products under the headline is the page.
+#[test]
+fn a_box_set_apart_by_the_headline_is_no_article_even_alone() {
+    let cards: String = (1..=12)
+        .map(|n| {
+            format!(
+                "<div class=\"col-6 col-md-3\"><div class=card><a href=/p/{n}>\
+                 <img src=/img/{n}.jpg alt=\"\"></a><div class=card-body>\
+                 <a href=/p/{n}>Automatic watch model {n}</a><div>Item# 5{n}37</div>\
+                 <div>$ {n}99.00</div><div>Steel case, leather strap</div></div></div></div>"
+            )
+        })
+        .collect();
+    let offer: String = (1..=3)
+        .map(|n| {
+            format!(
+                "<p>Offer {n}: join our club today, and for a whole year every watch, every \
+                 strap and every service is ten percent less, with free returns and nothing \
+                 to sign.</p>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Automatic watches - Shop</title></head><body>\
+         <div id=x1><div>{offer}</div></div><nav>{NAV}</nav><div class=page>\
+         <h1>Automatic watches</h1><div class=row>{cards}</div></div></body></html>"
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(!has(&kept, "Offer 1: join"), "{kept:#?}");
+    for n in 1..=12 {
+        assert!(
+            has(&kept, &format!("Automatic watch model {n}")),
+            "{n}: {kept:#?}"
+        );
+    }
+}
