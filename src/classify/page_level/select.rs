@@ -46,12 +46,17 @@ pub(super) struct NodeFacts<'a> {
     /// The page's JSON-LD documents, parsed once asked: every question about what the page
     /// declares reads them, and parsing is most of what answering costs.
     json_ld: Option<Vec<serde_json::Value>>,
-    /// Whether the page declares itself a discussion, once asked: each cleaning asks.
-    discussion: Option<bool>,
-    /// Whether the page declares itself an article, once asked.
-    article: Option<bool>,
-    /// Whether the page declares a product for sale, once asked.
-    product: Option<bool>,
+    /// What the page declares itself (see [`Declared`]), each once asked: each cleaning asks
+    /// whether it is a discussion.
+    declared: [Option<bool>; 3],
+}
+
+/// What a page may declare itself in its structured data, as [`NodeFacts`] keeps the answers.
+#[derive(Clone, Copy)]
+enum Declared {
+    Discussion,
+    Article,
+    Product,
 }
 
 impl<'a> NodeFacts<'a> {
@@ -66,9 +71,7 @@ impl<'a> NodeFacts<'a> {
             title_scores: Vec::new(),
             title_words: None,
             json_ld: None,
-            discussion: None,
-            article: None,
-            product: None,
+            declared: [None; 3],
         }
     }
 
@@ -82,33 +85,33 @@ impl<'a> NodeFacts<'a> {
     /// Whether `page` declares itself a discussion
     /// ([`super::declared::declares_discussion`]), read once per page.
     pub fn declares_discussion(&mut self, page: &Page) -> bool {
-        if let Some(known) = self.discussion {
-            return known;
-        }
-        let answer = super::declared::declares_discussion(page, self.json_ld(page));
-        self.discussion = Some(answer);
-        answer
+        self.declares(page, Declared::Discussion)
     }
 
     /// Whether `page` declares itself an article ([`super::declared::declares_article`]), read
     /// once per page.
     pub fn declares_article(&mut self, page: &Page) -> bool {
-        if let Some(known) = self.article {
-            return known;
-        }
-        let answer = super::declared::declares_article(page, self.json_ld(page));
-        self.article = Some(answer);
-        answer
+        self.declares(page, Declared::Article)
     }
 
     /// Whether `page` declares a product for sale ([`super::declared::declares_product`]), read
     /// once per page.
     pub fn declares_product(&mut self, page: &Page) -> bool {
-        if let Some(known) = self.product {
+        self.declares(page, Declared::Product)
+    }
+
+    /// Whether `page` declares `what`, worked out from its JSON-LD the first time it is asked.
+    fn declares(&mut self, page: &Page, what: Declared) -> bool {
+        if let Some(known) = self.declared[what as usize] {
             return known;
         }
-        let answer = super::declared::declares_product(page, self.json_ld(page));
-        self.product = Some(answer);
+        let ask = match what {
+            Declared::Discussion => super::declared::declares_discussion,
+            Declared::Article => super::declared::declares_article,
+            Declared::Product => super::declared::declares_product,
+        };
+        let answer = ask(page, self.json_ld(page));
+        self.declared[what as usize] = Some(answer);
         answer
     }
 

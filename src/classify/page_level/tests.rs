@@ -451,11 +451,9 @@ fn a_shop_category_keeps_its_grid_of_products() {
     assert!(!has(&kept, "World"), "{kept:#?}");
 }
 
-/// A shop's category whose only long lines are its guarantees, in modal dialogs: nothing on it
-/// stands out, so the extraction falls back to those lines. `head` goes into `<head>`; the intro
-/// and the grid of twelve cards sit between `open` and `close`.
-fn shop_category_with_guarantees(head: &str, open: &str, close: &str) -> String {
-    let cards: String = (1..=12)
+/// Twelve cards of a shop's grid of watches: a linked name, an item number, a price and a line.
+fn watch_cards() -> String {
+    (1..=12)
         .map(|n| {
             format!(
                 "<div class=\"col-6 col-md-3\"><div class=card><a href=/p/{n}>\
@@ -464,7 +462,14 @@ fn shop_category_with_guarantees(head: &str, open: &str, close: &str) -> String 
                  <div>$ {n}99.00</div><div>Steel case, leather strap</div></div></div></div>"
             )
         })
-        .collect();
+        .collect()
+}
+
+/// A shop's category whose only long lines are its guarantees, in modal dialogs: nothing on it
+/// stands out, so the extraction falls back to those lines. `head` goes into `<head>`; the intro
+/// and the grid of twelve cards sit between `open` and `close`.
+fn shop_category_with_guarantees(head: &str, open: &str, close: &str) -> String {
+    let cards = watch_cards();
     let guarantee = |what: &str| {
         format!(
             "<p>{what}: examine your purchase in the privacy and convenience of your own home, \
@@ -2214,17 +2219,28 @@ fn offer_before_the_headline(standfirst: &str) -> String {
     )
 }
 
+/// Asserts that the extraction of `html` keeps the article's last paragraph (`article`) and
+/// none of the box the headline sets apart, whose lines start with `apart` and say `why`.
+fn assert_set_apart(html: &str, article: &str, apart: &str, why: &str) {
+    let (page, x) = run(html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, article), "{kept:#?}");
+    assert!(!has(&kept, apart), "{kept:#?}");
+    assert_eq!(
+        reason_of(&page, &x, apart).as_deref(),
+        Some(format!("pith-page: outside main container: {why}").as_str())
+    );
+}
+
 /// A box that ends before the page's headline, in a part of the page of its own, is not where
 /// the article is: the story under the headline is kept, not the longer offer above it.
 #[test]
 fn prose_printed_before_the_headline_apart_from_it_is_not_the_article() {
-    let (page, x) = run(&offer_before_the_headline(""));
-    let kept = kept(&page, &x);
-    assert!(has(&kept, "Paragraph 2 of the article"), "{kept:#?}");
-    assert!(!has(&kept, "Offer 1: subscribe"), "{kept:#?}");
-    assert_eq!(
-        reason_of(&page, &x, "Offer 3: subscribe").as_deref(),
-        Some("pith-page: outside main container: before the page's headline, in a part of its own")
+    assert_set_apart(
+        &offer_before_the_headline(""),
+        "Paragraph 4 of the article",
+        "Offer 3: subscribe",
+        "before the page's headline, in a part of its own",
     );
 }
 
@@ -2333,15 +2349,11 @@ fn service_page_with_fine_print(title: &str) -> String {
 /// print in it: the text under the headline is kept.
 #[test]
 fn the_pages_own_footer_is_not_the_article_once_its_headline_is_known() {
-    let (page, x) = run(&service_page_with_fine_print(
-        "Car insurance quotes in minutes | Insurer",
-    ));
-    let kept = kept(&page, &x);
-    assert!(has(&kept, "Paragraph 3 of the article"), "{kept:#?}");
-    assert!(!has(&kept, "Disclosure 1:"), "{kept:#?}");
-    assert_eq!(
-        reason_of(&page, &x, "Disclosure 4:").as_deref(),
-        Some("pith-page: outside main container: in the page's own footer, the headline found")
+    assert_set_apart(
+        &service_page_with_fine_print("Car insurance quotes in minutes | Insurer"),
+        "Paragraph 3 of the article",
+        "Disclosure 4:",
+        "in the page's own footer, the headline found",
     );
 }
 
@@ -2408,19 +2420,11 @@ fn outside_the_marked_main_region_that_holds_the_headline_is_no_article() {
         )
     };
     for (open, close) in [("<div role=main>", "</div>"), ("<main>", "</main>")] {
-        let (page, x) = run(&page_with(open, close));
-        let marked = kept(&page, &x);
-        assert!(
-            has(&marked, "Paragraph 3 of the article"),
-            "{open} {marked:#?}"
-        );
-        assert!(!has(&marked, "Guarantee 1:"), "{open} {marked:#?}");
-        assert_eq!(
-            reason_of(&page, &x, "Guarantee 2:").as_deref(),
-            Some(
-                "pith-page: outside main container: outside the page's main region, which holds \
-                 its headline"
-            )
+        assert_set_apart(
+            &page_with(open, close),
+            "Paragraph 3 of the article",
+            "Guarantee 2:",
+            "outside the page's main region, which holds its headline",
         );
     }
     // Unmarked, the page says nothing of where its content is, and the longer box wins.
@@ -2454,16 +2458,7 @@ fn words_counted_from_bytes_match_the_splitter() {
 /// products under the headline is the page.
 #[test]
 fn a_box_set_apart_by_the_headline_is_no_article_even_alone() {
-    let cards: String = (1..=12)
-        .map(|n| {
-            format!(
-                "<div class=\"col-6 col-md-3\"><div class=card><a href=/p/{n}>\
-                 <img src=/img/{n}.jpg alt=\"\"></a><div class=card-body>\
-                 <a href=/p/{n}>Automatic watch model {n}</a><div>Item# 5{n}37</div>\
-                 <div>$ {n}99.00</div><div>Steel case, leather strap</div></div></div></div>"
-            )
-        })
-        .collect();
+    let cards = watch_cards();
     let offer: String = (1..=3)
         .map(|n| {
             format!(
