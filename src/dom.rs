@@ -542,7 +542,9 @@ pub fn name_holds(value: &str, word: &[u8]) -> bool {
 
 /// True when `value` holds one of `words` (each given in lower-case ASCII) anywhere and in any
 /// case: [`name_holds`] for several words in one pass over the value. An empty word is held by
-/// every value, as [`name_holds`] has it.
+/// every value, as [`name_holds`] has it. ([`name_holds`] keeps its own scan rather than calling
+/// this with one word: looking for one first letter in both cases, without lower-casing every
+/// byte, measured 1.6% cheaper over a page-level extraction.)
 pub fn name_holds_any(value: &str, words: &[&str]) -> bool {
     debug_assert!(
         !words

@@ -449,9 +449,7 @@ impl Scores {
             .chain(dom.ancestors(node))
             .find_map(|n| self.set_apart.get(n as usize).copied().flatten())
     }
-}
 
-impl Scores {
     /// The node's score, `None` when it is no candidate.
     pub fn get(&self, id: NodeId) -> Option<f32> {
         self.score
@@ -539,19 +537,19 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
 /// - every candidate that ends before the headline and shares no box with it but the page
 ///   itself (`<body>`, or a wrapper holding nine tenths of the page's blocks, whose name says
 ///   nothing about a part of the page: see [`wraps_the_page`]): an article runs from its
-///   headline on, and what a page prints before it in a part of
-///   its own (a dialog's offer, a cart drawer, a cookie notice placed first in the markup) is not
-///   the article, however much prose it holds. A box before the headline inside the part that
-///   holds it (an article's standfirst, a thread's first post printed above its title) keeps its
-///   score;
+///   headline on, and what a page prints before it in a part of its own (a dialog's offer, a
+///   cart drawer, a cookie notice placed first in the markup) is not the article, however much
+///   prose it holds. A box before the headline inside the part that holds it (an article's
+///   standfirst, a thread's first post printed above its title) keeps its score;
 /// - when the headline stands in the region the page marks as its main content (`<main>`,
 ///   `role="main"`), every candidate outside that region that does not hold it: the page says
 ///   where its content is, and the headline confirms it (a shop's guarantee modal, a related
 ///   products' rail beside it);
 /// - every candidate inside the page's own footer (see [`page_footer_around`]): the page's fine
-///   print (an insurer's disclaimers, a shop's guarantees),
-///   however long. A page without a headline (a section front, a list) is left alone: there its
-///   footer may be where the page's lists end.
+///   print (an insurer's disclaimers, a shop's guarantees), however long.
+///
+/// A page without a headline (a section front, a list) is left alone: there its footer may be
+/// where the page's lists end.
 pub(super) fn damp_outside_the_article(
     page: &Page,
     stats: &Stats,
@@ -895,8 +893,7 @@ fn parts(
     let total_blocks = page.blocks.len() as u32;
     let mut out = Vec::new();
     // A page that calls itself an article has one; boxes alike to its own are other stories.
-    // (Read from the page's structured data only when a thread is in question.)
-    let mut thread_possible: Option<bool> = None;
+    // (Read from the page's structured data only when a thread is in question, once per page.)
     let mut level = main;
     for up in 0..PART_LEVELS {
         let Some(parent) = dom.parent(level) else {
@@ -921,7 +918,7 @@ fn parts(
         let peers = named
             && !layout_cell
             && facts.is_repeated_item(stats, level)
-            && *thread_possible.get_or_insert_with(|| !facts.declares_article(page));
+            && !facts.declares_article(page);
         for x in dom.children(parent) {
             if x == level || !dom.is_element(x) || already.contains(&x) {
                 continue;
