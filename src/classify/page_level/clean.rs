@@ -318,6 +318,12 @@ fn removal_reason(
         local_name!("form") | local_name!("button") => {
             return Some(format!("removed: <{}>", &**name));
         }
+        // HTML's `<aside>` is what stands beside the article's flow; one that holds media is an
+        // embed (a video playlist, a gallery's promotion), not a passage of the text. An aside
+        // of text alone (a fact box, a pull quote) may be the article's own, and stays.
+        local_name!("aside") if holds_media(dom, id) => {
+            return Some("removed: <aside> holding media".into());
+        }
         _ => {}
     }
     let hint = facts.hint(id);
@@ -383,6 +389,23 @@ fn removal_reason(
         return Some("removed: related heading".into());
     }
     None
+}
+
+/// True when an element below `id` is an image, a picture, a video, an embedded frame or a
+/// figure.
+fn holds_media(dom: &Dom, id: NodeId) -> bool {
+    dom.descendants(id).any(|n| {
+        dom.local_name(n).is_some_and(|name| {
+            matches!(
+                *name,
+                local_name!("img")
+                    | local_name!("picture")
+                    | local_name!("video")
+                    | local_name!("iframe")
+                    | local_name!("figure")
+            )
+        })
+    })
 }
 
 #[cfg(test)]

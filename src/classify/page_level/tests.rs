@@ -2483,3 +2483,32 @@ fn a_box_set_apart_by_the_headline_is_no_article_even_alone() {
         );
     }
 }
+
+/// An `<aside>` inside the article that holds media is an embed beside the text (a video
+/// playlist whose captions repeat), and goes; an aside of text alone (a fact box) is the
+/// article's own, and stays. Neither box carries a class that says which it is.
+#[test]
+fn an_aside_with_media_inside_the_article_goes_and_one_of_text_stays() {
+    let html = format!(
+        "<html><head><title>Storm</title></head><body>{NAV}<article><div>{}\
+         <aside><div><figure><img src=/v1.jpg alt=''></figure>\
+         <p>Caption A national park far beyond Hawaii that few visitors ever reach.</p>\
+         <p>The national park of the islands, a haven of rainforest and empty beaches, \
+         lies thousands of miles from the coast.</p></div></aside>\
+         {}<aside><p><strong>Fact:</strong> You do not need to be active for long periods \
+         to get the amount of activity the guidelines recommend, and short bouts count.</p>\
+         </aside>{}</div></article></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6),
+        paragraphs(6..8),
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Paragraph 7"), "{kept:?}");
+    assert!(has(&kept, "short bouts count"), "{kept:?}");
+    assert!(!has(&kept, "haven of rainforest"), "{kept:?}");
+    assert_eq!(
+        reason_of(&page, &x, "haven of rainforest").as_deref(),
+        Some("pith-page: removed: <aside> holding media")
+    );
+}
