@@ -720,11 +720,15 @@ fn in_comment_section(label: &Label) -> bool {
 /// link to them, not their start.
 const PROSE_BEFORE_COMMENTS: u32 = 3;
 
+/// Bylines after a comment section's heading band from which the comments follow the band.
+const BYLINES_AFTER_A_BAND: usize = 2;
+
 /// The blocks of a comment section inside `main` that no class tells apart: from a line that
 /// opens comments (after the article's first paragraphs) to the end of the box that holds the
 /// line, when that box holds more than the line and not the article's core (a "Have your say"
 /// box in the middle of the article); else to the end of the container (flat comments after the
-/// article, in the article's own box).
+/// article, in the article's own box). A box around the line that holds no prose but it, with
+/// bylines after it, is the heading band of flat comments, which run to the container's end.
 fn comments_span(
     page: &Page,
     stats: &Stats,
@@ -751,7 +755,18 @@ fn comments_span(
                 node = dom.parent(n);
             }
             let box_end = boxed.map_or(0, |b| stats.get(b).end_block as usize);
-            let span = if box_end > index + 1 {
+            // A box of the line and a few short lines ("Please report offensive comments") is
+            // the section's heading band: the comments follow it, each with its byline.
+            let heading_band = box_end > index + 1
+                && page
+                    .blocks
+                    .get(index + 1..box_end)
+                    .is_some_and(|band| !band.iter().any(stats::is_prose))
+                && page.blocks.get(box_end..end).is_some_and(|after| {
+                    after.iter().filter(|b| stats::looks_like_byline(b)).count()
+                        >= BYLINES_AFTER_A_BAND
+                });
+            let span = if box_end > index + 1 && !heading_band {
                 index..box_end
             } else {
                 index..end

@@ -2512,3 +2512,36 @@ fn an_aside_with_media_inside_the_article_goes_and_one_of_text_stays() {
         Some("pith-page: removed: <aside> holding media")
     );
 }
+
+/// Flat comments after an old blog's post: the "Comments" heading stands in a band of its own
+/// with a short notice, and each comment follows it as a paragraph and its "Posted by" line, in
+/// the post's own box. The band does not end the comment section; the container's end does.
+#[test]
+fn flat_comments_after_a_heading_band_go_to_the_end_of_the_container() {
+    let comment = |n: usize| {
+        format!(
+            "<div class=c{n}><p>Comment {n}: what in the world is this poll telling us, honestly, \
+             when the numbers moved so far in a single month and nobody can say why?</p></div>\
+             <p class=by>Posted by: Reader {n} | January 14, 2008 06:2{n} PM</p>"
+        )
+    };
+    let comments: String = (1..=3).map(comment).collect();
+    let html = format!(
+        "<html><head><title>Race and the nomination</title></head><body>{NAV}\
+         <div id=article><div class=x1><h1>Race and the nomination</h1>{}\
+         <p class=by>By Jane Writer | January 14, 2008; 4:38 PM ET</p>\
+         <div class=x2><h3>Comments</h3><p>Please email us to report offensive comments.</p></div>\
+         {comments}</div></div></body></html>",
+        paragraphs(0..5)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 4 "), "{k:?}");
+    for n in 1..=3 {
+        assert!(!has(&k, &format!("Comment {n}:")), "{k:?}");
+    }
+    assert_eq!(
+        reason_of(&page, &x, "Comment 3:").as_deref(),
+        Some("pith-page: removed: from the comments heading on")
+    );
+}
