@@ -175,7 +175,8 @@ pub(super) fn opens_comments(block: &Block) -> Option<&'static str> {
 }
 
 /// The opening `text` starts with when it reads as the line that opens a comment section
-/// ([`COMMENT_OPENINGS`], after a count): the words test of [`opens_comments`].
+/// ([`COMMENT_OPENINGS`], after a count, and not a field's label): the words test of
+/// [`opens_comments`].
 pub(super) fn comment_opening(text: &str) -> Option<&'static str> {
     let lower = text.trim().to_lowercase();
     // `12 comments`, `(3) Comments`: a count first.
@@ -188,7 +189,18 @@ pub(super) fn comment_opening(text: &str) -> Option<&'static str> {
                 .chars()
                 .next()
                 .is_none_or(|c| !c.is_alphanumeric())
+            && !is_field_value(&rest[o.len()..])
     })
+}
+
+/// True when what follows an opening word is a field's value (`Comments: 10 pages, 4
+/// figures`, a listing's note on a paper): a colon, then words. A count after the colon
+/// (`Comments: 3`) still opens a section.
+fn is_field_value(after: &str) -> bool {
+    after
+        .trim_start()
+        .strip_prefix(':')
+        .is_some_and(|value| value.chars().any(char::is_alphabetic))
 }
 
 /// True when `text` opens like the heading of a related-links box.
@@ -411,6 +423,15 @@ fn holds_media(dom: &Dom, id: NodeId) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comment_field_with_a_value_opens_no_comment_section() {
+        assert_eq!(comment_opening("Comments"), Some("comments"));
+        assert_eq!(comment_opening("12 Comments:"), Some("comments"));
+        assert_eq!(comment_opening("Comments: 3"), Some("comments"));
+        assert_eq!(comment_opening("Comments: 10 pages, 4 figures"), None);
+        assert_eq!(comment_opening("Discussion : see the appendix"), None);
+    }
 
     #[test]
     fn related_openings() {
