@@ -256,6 +256,7 @@ pub(super) fn clean_before(
         // The element after a related-links heading goes with the heading.
         let mut doomed: Option<(NodeId, String)> = None;
         let total = stats.get(container).words;
+        let slideshow = slideshow_in(page, stats, container);
         let mut walk = dom.traverse(container);
         while let Some(edge) = walk.next() {
             let Edge::Open(id) = edge else { continue };
@@ -271,6 +272,11 @@ pub(super) fn clean_before(
                 Some((d, why)) if *d == id => Some(why.clone()),
                 _ => None,
             }
+            // A slideshow goes at any size, but one that holds the article's core is the article
+            // (a gallery page).
+            .or_else(|| {
+                (slideshow == Some(id) && !stats.contains(id, core)).then(|| SLIDESHOW.to_string())
+            })
             .or_else(|| removal_reason(page, stats, facts, id, core, total, discussion));
             if let Some(reason) = reason {
                 if reason.starts_with("removed: related heading")
@@ -290,6 +296,84 @@ pub(super) fn clean_before(
     }
     out.sort_by_key(|r| r.pre);
     out
+}
+
+/// The reason of a slideshow removed from an article.
+const SLIDESHOW: &str = "removed: a slideshow (its slides count '1 of N')";
+
+/// Words that join a slide's number to the count of slides (`3 of 23`, `3 von 23`, `3 de 23`).
+const SLIDE_OF: &[&str] = &["of", "von", "de", "sur", "di", "van", "av"];
+
+/// Nouns that may open a slide's counter (`Image 3 of 23`).
+const SLIDE_NOUNS: &[&str] = &["image", "photo", "slide", "picture", "foto", "bild"];
+
+/// The longest counter line, in bytes.
+const SLIDE_COUNTER_BYTES: usize = 40;
+
+/// The count of slides a line names when it is a slideshow's counter (`3 of 23`, `Image 3 of
+/// 23`): two numbers joined by [`SLIDE_OF`], the first no greater than the second, and at
+/// most a noun of [`SLIDE_NOUNS`] before them. `Page 2 of 3` (pagination) and `Step 2 of 5`
+/// are no counters; nor is `2/6`, which a shop's carousel of the product's features prints
+/// as well as a gallery does.
+fn slide_count(text: &str) -> Option<u32> {
+    if text.len() > SLIDE_COUNTER_BYTES {
+        return None;
+    }
+    let lower = text.to_lowercase();
+    let mut numbers = Vec::new();
+    let mut joined = false;
+    let tokens = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty());
+    for (index, token) in tokens.enumerate() {
+        if let Ok(n) = token.parse::<u32>() {
+            numbers.push(n);
+        } else if SLIDE_OF.contains(&token) {
+            joined = true;
+        } else if index > 0 || !SLIDE_NOUNS.contains(&token) {
+            return None;
+        }
+    }
+    match numbers[..] {
+        [slide, count] if joined && (1..=count).contains(&slide) && count >= 2 => Some(count),
+        _ => None,
+    }
+}
+
+/// Slide counters from which a box is a slideshow: one is a line of text, two that name the
+/// same count are a pattern.
+const SLIDE_COUNTERS: usize = 2;
+
+/// The slideshow inside `container`, if it holds one: the smallest box around the counters
+/// (`1 of 23`, `2 of 23`, see [`slide_count`]) that name the count most of them name, when
+/// at least [`SLIDE_COUNTERS`] do, the box holds media, and it is not the container itself.
+/// A news story's gallery is pictures and their captions (each told "1 of 23"), which the
+/// story's text does not need; without class names nothing else tells it from the text.
+fn slideshow_in(page: &Page, stats: &Stats, container: NodeId) -> Option<NodeId> {
+    let dom = &page.dom;
+    let a = stats.get(container);
+    let end = (a.end_block as usize).min(page.blocks.len());
+    let mut counters: Vec<(u32, NodeId)> = page
+        .blocks
+        .get(a.first_block as usize..end)?
+        .iter()
+        .filter(|b| b.words > 0 && b.words <= 5)
+        .filter_map(|b| slide_count(&b.text).map(|count| (count, b.node)))
+        .collect();
+    if counters.len() < SLIDE_COUNTERS {
+        return None;
+    }
+    counters.sort_by_key(|&(count, _)| count);
+    let named = counters
+        .chunk_by(|x, y| x.0 == y.0)
+        .filter(|run| run.len() >= SLIDE_COUNTERS)
+        .max_by_key(|run| run.len())?;
+    let &(_, first) = named.first()?;
+    let slideshow = std::iter::once(first)
+        .chain(dom.ancestors(first))
+        .find(|&n| named.iter().all(|&(_, m)| stats.contains(n, m)))?;
+    (slideshow != container && stats.contains(container, slideshow) && holds_media(dom, slideshow))
+        .then_some(slideshow)
 }
 
 fn next_element(dom: &Dom, id: NodeId) -> Option<NodeId> {
@@ -423,6 +507,20 @@ fn holds_media(dom: &Dom, id: NodeId) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slide_counters_are_two_numbers_joined_by_of() {
+        assert_eq!(slide_count("1 of 23"), Some(23));
+        assert_eq!(slide_count("Image 3 of 8"), Some(8));
+        assert_eq!(slide_count("Image 1 of / 8"), Some(8));
+        assert_eq!(slide_count("Bild 2 von 5"), Some(5));
+        assert_eq!(slide_count("2/6"), None);
+        assert_eq!(slide_count("Page 2 of 3"), None);
+        assert_eq!(slide_count("Step 2 of 5"), None);
+        assert_eq!(slide_count("9 of 8"), None);
+        assert_eq!(slide_count("1 of 1"), None);
+        assert_eq!(slide_count("1 of 23 photos"), None);
+    }
 
     #[test]
     fn a_comment_field_with_a_value_opens_no_comment_section() {

@@ -2545,3 +2545,36 @@ fn flat_comments_after_a_heading_band_go_to_the_end_of_the_container() {
         Some("pith-page: removed: from the comments heading on")
     );
 }
+
+/// A news story's photo gallery inside the story's box: pictures whose captions each say
+/// "N of 4", longer together than the story. Without class names only the counters tell it
+/// apart; it goes, and the story stays.
+#[test]
+fn a_slideshow_counted_one_of_n_inside_the_article_goes() {
+    let slide = |n: usize| {
+        format!(
+            "<div><img src=/p{n}.jpg alt=''><div>Photos: the long war</div>\
+             <div>Ten years of war, photograph {n}: soldiers keep radio contact from a dug-in \
+             tank position in the north, waiting for word from the commanders, as the \
+             winter sets in over the valley and the supply roads close.</div>\
+             <div>Hide Caption</div><div>{n} of 4</div></div>"
+        )
+    };
+    let slides: String = (1..=4).map(slide).collect();
+    let html = format!(
+        "<html><head><title>Talks stall</title></head><body>{NAV}<article><h1>Talks stall</h1>\
+         <div>{}<div class=g><div class=s>{slides}</div></div>{}</div></article></body></html>",
+        paragraphs(0..2),
+        paragraphs(2..5),
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    for n in 0..5 {
+        assert!(has(&kept, &format!("Paragraph {n} ")), "{kept:?}");
+    }
+    assert!(!has(&kept, "dug-in tank") && !has(&kept, "of 4"), "{kept:?}");
+    assert_eq!(
+        reason_of(&page, &x, "photograph 3").as_deref(),
+        Some("pith-page: removed: a slideshow (its slides count '1 of N')")
+    );
+}
