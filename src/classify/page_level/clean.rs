@@ -344,9 +344,9 @@ fn slide_count(text: &str) -> Option<u32> {
 /// same count are a pattern.
 const SLIDE_COUNTERS: usize = 2;
 
-/// The slideshow inside `container`, if it holds one: the smallest box around the counters
-/// (`1 of 23`, `2 of 23`, see [`slide_count`]) that name the count most of them name, when
-/// at least [`SLIDE_COUNTERS`] do, the box holds media, and it is not the container itself.
+/// The slideshow inside `container`, if it holds one: the smallest box that holds media
+/// around the counters (`1 of 23`, `2 of 23`, see [`slide_count`]) naming the count most of
+/// them name, when at least [`SLIDE_COUNTERS`] do, below the container itself.
 /// A news story's gallery is pictures and their captions (each told "1 of 23"), which the
 /// story's text does not need; without class names nothing else tells it from the text.
 fn slideshow_in(page: &Page, stats: &Stats, container: NodeId) -> Option<NodeId> {
@@ -369,11 +369,14 @@ fn slideshow_in(page: &Page, stats: &Stats, container: NodeId) -> Option<NodeId>
         .filter(|run| run.len() >= SLIDE_COUNTERS)
         .max_by_key(|run| run.len())?;
     let &(_, first) = named.first()?;
+    // The pictures may stand beside the counters (a strip of thumbnails beside the viewer
+    // that counts them): the slideshow is the smallest box around both.
     let slideshow = std::iter::once(first)
         .chain(dom.ancestors(first))
-        .find(|&n| named.iter().all(|&(_, m)| stats.contains(n, m)))?;
-    (slideshow != container && stats.contains(container, slideshow) && holds_media(dom, slideshow))
-        .then_some(slideshow)
+        .filter(|&n| named.iter().all(|&(_, m)| stats.contains(n, m)))
+        .take_while(|&n| n != container && stats.contains(container, n))
+        .find(|&n| holds_media(dom, n))?;
+    Some(slideshow)
 }
 
 fn next_element(dom: &Dom, id: NodeId) -> Option<NodeId> {

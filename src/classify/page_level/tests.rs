@@ -2572,9 +2572,43 @@ fn a_slideshow_counted_one_of_n_inside_the_article_goes() {
     for n in 0..5 {
         assert!(has(&kept, &format!("Paragraph {n} ")), "{kept:?}");
     }
-    assert!(!has(&kept, "dug-in tank") && !has(&kept, "of 4"), "{kept:?}");
+    assert!(
+        !has(&kept, "dug-in tank") && !has(&kept, "of 4"),
+        "{kept:?}"
+    );
     assert_eq!(
         reason_of(&page, &x, "photograph 3").as_deref(),
+        Some("pith-page: removed: a slideshow (its slides count '1 of N')")
+    );
+}
+
+/// A gallery whose viewer counts the slide it shows twice ("Image 1 of 8") and keeps no
+/// picture of its own, beside a strip of thumbnails with their captions: the box around both
+/// is the slideshow, and goes whole.
+#[test]
+fn a_slideshow_is_the_box_around_its_counters_and_its_pictures() {
+    let thumb = |n: usize| {
+        format!(
+            "<li><img src=/t{n}.jpg alt=''><div>Defense ministers shake hands in the capital \
+             on Wednesday, photograph {n}, before talks on the coast guard and the sea.</div></li>"
+        )
+    };
+    let strip: String = (1..=3).map(thumb).collect();
+    let html = format!(
+        "<html><head><title>Talks stall</title></head><body>{NAV}<article><h1>Talks stall</h1>\
+         <div><div class=g><ul class=strip>{strip}</ul>\
+         <div class=viewer><div><div>Image 1 of 8</div><p>Caption</p><p>Close</p></div>\
+         <div><div>Image 1 of / 8</div><div>Defense ministers shake hands in the capital on \
+         Wednesday, photograph 1, before talks on the coast guard and the sea.</div></div>\
+         </div></div>{}</div></article></body></html>",
+        paragraphs(0..5),
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Paragraph 4 "), "{kept:?}");
+    assert!(!has(&kept, "photograph") && !has(&kept, "of 8"), "{kept:?}");
+    assert_eq!(
+        reason_of(&page, &x, "photograph 2").as_deref(),
         Some("pith-page: removed: a slideshow (its slides count '1 of N')")
     );
 }
