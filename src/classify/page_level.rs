@@ -245,6 +245,7 @@ fn grid_if_no_article(
     let KeptWords {
         all: kept_words,
         prose: kept_prose,
+        ..
     } = kept_words(page, &first.labels);
     let one_card = first
         .containers
@@ -393,14 +394,24 @@ struct KeptWords {
     all: u32,
     /// In those of them that are prose.
     prose: u32,
+    /// In those of them that are not links (a link density below [`LINK_LINE`]): an index's
+    /// entries are its links, and say nothing of how much text was kept.
+    unlinked: u32,
 }
 
 /// Counts the words `labels` keep as content.
 fn kept_words(page: &Page, labels: &[Label]) -> KeptWords {
-    let mut kept = KeptWords { all: 0, prose: 0 };
+    let mut kept = KeptWords {
+        all: 0,
+        prose: 0,
+        unlinked: 0,
+    };
     for (block, label) in page.blocks.iter().zip(labels) {
         if label.is_content() {
             kept.all += block.words;
+            if block.link_density() < LINK_LINE {
+                kept.unlinked += block.words;
+            }
             if block.is_prose() {
                 kept.prose += block.words;
             }

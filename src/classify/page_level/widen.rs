@@ -186,8 +186,9 @@ pub(super) fn starved(
     teaser_page: bool,
 ) -> Option<Widening> {
     let super::KeptWords {
-        all: kept_text,
         prose: kept,
+        unlinked: kept_text,
+        ..
     } = super::kept_words(page, labels);
     // Cheap bound first: the page's prose with furniture is at least its prose without.
     let all_prose = stats.get(page.dom.root()).prose_words;
@@ -211,7 +212,8 @@ pub(super) fn starved(
     let inside = per_node.get(region as usize).copied().unwrap_or(0);
     // The region must bring real prose back, not the same few paragraphs.
     // Nor may it hold less prose than all the text kept: an extraction of short lines (a
-    // product's specifications, a list) is not starved for having no prose.
+    // product's specifications, a list) is not starved for having no prose. Links do not count
+    // as text kept: an extraction of menus is starved however many entries they hold.
     if inside < kept.saturating_mul(2) || inside < kept_text || !dom.is_element(region) {
         return None;
     }
@@ -548,6 +550,56 @@ mod tests {
             .filter(|(pick, _)| matches!(pick, Pick::Keep(_)))
             .map(|(_, block)| block.text.clone())
             .collect()
+    }
+
+    /// Labels keeping every block of `page` whose text holds one of `kept`, the rest not.
+    fn labels_keeping(page: &Page, kept: &[&str]) -> Vec<Label> {
+        page.blocks
+            .iter()
+            .map(|block| Label {
+                verdict: if kept.iter().any(|k| block.text.contains(k)) {
+                    crate::classify::Verdict::Content
+                } else {
+                    crate::classify::Verdict::Boilerplate
+                },
+                reason: crate::classify::Reason::Page {
+                    extractor: "test",
+                    why: "first".into(),
+                },
+            })
+            .collect()
+    }
+
+    /// An extraction that kept a site's menus (many entries, more words than the story) and
+    /// not the story: the links are no text kept, and the story's box replaces them.
+    #[test]
+    fn an_extraction_of_menus_is_starved_however_many_links_it_keeps() {
+        let entries: String = (1..=60)
+            .map(|n| format!("<li><a href=/s{n}>Section number {n}</a></li>"))
+            .collect();
+        let story: String = (1..=4)
+            .map(|n| {
+                format!(
+                    "<p>Line {n} of the story: the guard was cleared to practice on Wednesday,                      after a visit to a spine specialist, and may soon play again.</p>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><div id=menus><ul>{entries}</ul></div>             <div id=story>{story}</div></body></html>"
+        );
+        let base = Url::parse("https://example.com/news/1").ok();
+        let page = page_from_html(&html, base.as_ref());
+        let stats = Stats::compute(&page);
+        let mut facts = NodeFacts::new(&page.dom);
+        let menus = page
+            .dom
+            .descendants(page.dom.root())
+            .find(|&n| page.dom.attr(n, "id") == Some("menus"))
+            .expect("the page has #menus");
+        let labels = labels_keeping(&page, &["Section number"]);
+        let widening = starved(&page, &stats, &mut facts, &labels, &[menus], false)
+            .expect("the story's box replaces the menus");
+        assert_eq!(page.dom.attr(widening.region, "id"), Some("story"));
     }
 
     #[test]
