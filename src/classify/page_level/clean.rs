@@ -87,6 +87,17 @@ const FURNITURE_LINES: &[&str] = &[
     "email",
 ];
 
+/// Whole lines that are a post's buttons (a forum's, a comment's), alone or after a count.
+const POST_ACTIONS: &[&str] = &[
+    "reply",
+    "replies",
+    "quote",
+    "like",
+    "likes",
+    "report",
+    "permalink",
+];
+
 /// The reason given to alike items with author or date lines removed from the container.
 const ALIKE_ITEMS: &str = "removed: one of many alike items with author or date lines";
 
@@ -105,7 +116,7 @@ const LONGEST_FURNITURE_LINE: usize = {
 
 /// True for a block that is a line of page furniture (`Advertisement`, `Share this article`):
 /// its letters and digits, lower-cased, its words one space apart, are one of
-/// [`FURNITURE_LINES`]. Written in one pass, and given up once longer than any of them: the
+/// [`FURNITURE_LINES`], or one of [`POST_ACTIONS`] after a count or alone (`0 Reply`). Written in one pass, and given up once longer than any of them: the
 /// test runs on every short block a step keeps.
 pub(super) fn is_furniture_line(block: &Block) -> bool {
     if block.words > 6 {
@@ -134,7 +145,12 @@ pub(super) fn is_furniture_line(block: &Block) -> bool {
             return false;
         }
     }
-    FURNITURE_LINES.contains(&lower.as_str())
+    // A post's action, with the count a forum prints before it (`0 Reply`, `3 Likes`).
+    let action = match lower.split_once(' ') {
+        Some((count, action)) if count.bytes().all(|b| b.is_ascii_digit()) => action,
+        _ => lower.as_str(),
+    };
+    FURNITURE_LINES.contains(&lower.as_str()) || POST_ACTIONS.contains(&action)
 }
 
 /// Openings of the line that starts a comment section: `Comments`, `12 comments`, `Have your
@@ -560,11 +576,15 @@ mod tests {
             "Advertisement advertisement",
             "Ad-vertisement",
             "Shares",
+            "0 Reply",
+            "Replies to my post",
         ];
         let found: Vec<bool> = blocks(&lines).iter().map(is_furniture_line).collect();
         assert_eq!(
             found,
-            [true, true, true, true, true, false, false, true, false],
+            [
+                true, true, true, true, true, false, false, true, false, true, false
+            ],
             "{lines:?}"
         );
     }
@@ -581,7 +601,14 @@ mod tests {
                 .flat_map(char::to_lowercase)
                 .collect();
             let lower = lower.split_whitespace().collect::<Vec<_>>().join(" ");
-            block.words <= 6 && FURNITURE_LINES.contains(&lower.as_str())
+            let words: Vec<&str> = lower.split(' ').collect();
+            let action = match words[..] {
+                [count, action] if count.chars().all(|c| c.is_ascii_digit()) => action,
+                [action] => action,
+                _ => "",
+            };
+            block.words <= 6
+                && (FURNITURE_LINES.contains(&lower.as_str()) || POST_ACTIONS.contains(&action))
         };
         let lines = [
             "Sponsored \u{2022} content",
@@ -598,6 +625,12 @@ mod tests {
             "click to expand\u{2026}",
             "Continue reading the main story \u{bb}",
             "1 2 3",
+            "0 Reply",
+            "12\u{a0}Likes",
+            "Quote",
+            "Reply to this",
+            "2 3 Likes",
+            "0Reply",
         ];
         for block in blocks(&lines) {
             assert_eq!(
