@@ -145,12 +145,15 @@ pub(super) fn is_furniture_line(block: &Block) -> bool {
             return false;
         }
     }
+    if FURNITURE_LINES.contains(&lower.as_str()) {
+        return true;
+    }
     // A post's action, with the count a forum prints before it (`0 Reply`, `3 Likes`).
     let action = match lower.split_once(' ') {
         Some((count, action)) if count.bytes().all(|b| b.is_ascii_digit()) => action,
         _ => lower.as_str(),
     };
-    FURNITURE_LINES.contains(&lower.as_str()) || POST_ACTIONS.contains(&action)
+    block.words <= 2 && POST_ACTIONS.contains(&action)
 }
 
 /// Openings of the line that starts a comment section: `Comments`, `12 comments`, `Have your
@@ -332,28 +335,31 @@ const SLIDE_COUNTER_BYTES: usize = 40;
 /// are no counters; nor is `2/6`, which a shop's carousel of the product's features prints
 /// as well as a gallery does.
 fn slide_count(text: &str) -> Option<u32> {
-    if text.len() > SLIDE_COUNTER_BYTES {
+    // Most short lines hold no digit: they are spared the rest. The words compared are ASCII,
+    // so no lower-cased copy is made.
+    if text.len() > SLIDE_COUNTER_BYTES || !text.bytes().any(|b| b.is_ascii_digit()) {
         return None;
     }
-    let lower = text.to_lowercase();
-    let mut numbers = Vec::new();
+    let is_one_of =
+        |token: &str, words: &[&str]| words.iter().any(|w| w.eq_ignore_ascii_case(token));
+    let mut numbers = [0u32; 2];
+    let mut found = 0;
     let mut joined = false;
-    let tokens = lower
+    let tokens = text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty());
     for (index, token) in tokens.enumerate() {
         if let Ok(n) = token.parse::<u32>() {
-            numbers.push(n);
-        } else if SLIDE_OF.contains(&token) {
+            *numbers.get_mut(found)? = n;
+            found += 1;
+        } else if is_one_of(token, SLIDE_OF) {
             joined = true;
-        } else if index > 0 || !SLIDE_NOUNS.contains(&token) {
+        } else if index > 0 || !is_one_of(token, SLIDE_NOUNS) {
             return None;
         }
     }
-    match numbers[..] {
-        [slide, count] if joined && (1..=count).contains(&slide) && count >= 2 => Some(count),
-        _ => None,
-    }
+    let [slide, count] = numbers;
+    (found == 2 && joined && (1..=count).contains(&slide) && count >= 2).then_some(count)
 }
 
 /// Slide counters from which a box is a slideshow: one is a line of text, two that name the
@@ -607,8 +613,8 @@ mod tests {
                 [action] => action,
                 _ => "",
             };
-            block.words <= 6
-                && (FURNITURE_LINES.contains(&lower.as_str()) || POST_ACTIONS.contains(&action))
+            block.words <= 6 && FURNITURE_LINES.contains(&lower.as_str())
+                || block.words <= 2 && POST_ACTIONS.contains(&action)
         };
         let lines = [
             "Sponsored \u{2022} content",
