@@ -394,9 +394,11 @@ struct KeptWords {
     all: u32,
     /// In those of them that are prose.
     prose: u32,
-    /// In those of them that are not links (a link density below [`LINK_LINE`]): an index's
-    /// entries are its links, and say nothing of how much text was kept.
-    unlinked: u32,
+    /// In those of them that are not menus: lines of text (a link density below
+    /// [`LINK_LINE`]), and the link lines too when most are linked titles (an index's entries,
+    /// see [`grid::links_a_title`]); when most are links of a word or two, they are menus,
+    /// which say nothing of how much text was kept.
+    outside_menus: u32,
 }
 
 /// Counts the words `labels` keep as content.
@@ -404,18 +406,29 @@ fn kept_words(page: &Page, labels: &[Label]) -> KeptWords {
     let mut kept = KeptWords {
         all: 0,
         prose: 0,
-        unlinked: 0,
+        outside_menus: 0,
     };
+    // Link lines: how many, how many of them linked titles, and their words.
+    let (mut links, mut titles, mut link_words) = (0u32, 0u32, 0u32);
     for (block, label) in page.blocks.iter().zip(labels) {
         if label.is_content() {
             kept.all += block.words;
             if block.link_density() < LINK_LINE {
-                kept.unlinked += block.words;
+                kept.outside_menus += block.words;
+            } else if block.words > 0 {
+                links += 1;
+                titles += u32::from(grid::links_a_title(block));
+                link_words += block.words;
             }
             if block.is_prose() {
                 kept.prose += block.words;
             }
         }
+    }
+    // Mostly linked titles, the links are an index's entries: its text. Mostly a word or two
+    // each, they are menus.
+    if titles * 2 >= links {
+        kept.outside_menus += link_words;
     }
     kept
 }
@@ -732,14 +745,20 @@ fn in_comment_section(label: &Label) -> bool {
 const PROSE_BEFORE_COMMENTS: u32 = 3;
 
 /// Bylines after a comment section's heading band from which the comments follow the band.
-const BYLINES_AFTER_A_BAND: usize = 2;
+const BYLINES_AFTER_A_BAND: usize = 3;
+
+/// Paragraphs per byline, at most, after a comment section's heading band for them to be
+/// comments (a comment runs a few paragraphs over its byline; an article's dateline or two
+/// do not make its paragraphs comments).
+const PARAGRAPHS_PER_BYLINE: usize = 3;
 
 /// The blocks of a comment section inside `main` that no class tells apart: from a line that
 /// opens comments (after the article's first paragraphs) to the end of the box that holds the
 /// line, when that box holds more than the line and not the article's core (a "Have your say"
 /// box in the middle of the article); else to the end of the container (flat comments after the
 /// article, in the article's own box). A box around the line that holds no prose but it, with
-/// bylines after it, is the heading band of flat comments, which run to the container's end.
+/// [`BYLINES_AFTER_A_BAND`] bylines or more after it, one for every [`PARAGRAPHS_PER_BYLINE`]
+/// paragraphs, is the heading band of flat comments, which run to the container's end.
 fn comments_span(
     page: &Page,
     stats: &Stats,
@@ -767,15 +786,19 @@ fn comments_span(
             }
             let box_end = boxed.map_or(0, |b| stats.get(b).end_block as usize);
             // A box of the line and a few short lines ("Please report offensive comments") is
-            // the section's heading band: the comments follow it, each with its byline.
+            // the section's heading band: the comments follow it, each with its byline (see
+            // [`PARAGRAPHS_PER_BYLINE`]).
+            let box_start = boxed.map_or(index, |b| stats.get(b).first_block as usize);
             let heading_band = box_end > index + 1
-                && page
-                    .blocks
-                    .get(index + 1..box_end)
-                    .is_some_and(|band| !band.iter().any(stats::is_prose))
+                && page.blocks.get(box_start..box_end).is_some_and(|band| {
+                    band.iter()
+                        .enumerate()
+                        .all(|(at, b)| box_start + at == index || !stats::is_prose(b))
+                })
                 && page.blocks.get(box_end..end).is_some_and(|after| {
-                    after.iter().filter(|b| stats::looks_like_byline(b)).count()
-                        >= BYLINES_AFTER_A_BAND
+                    let bylines = after.iter().filter(|b| stats::looks_like_byline(b)).count();
+                    let prose = after.iter().filter(|b| stats::is_prose(b)).count();
+                    bylines >= BYLINES_AFTER_A_BAND && bylines * PARAGRAPHS_PER_BYLINE >= prose
                 });
             let span = if box_end > index + 1 && !heading_band {
                 index..box_end

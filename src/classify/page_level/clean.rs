@@ -1,7 +1,9 @@
 //! Cleaning inside the chosen containers: the parts of an article's box that are not the article
-//! (share bars, related-link lists, forms, author/date lists). Conservative on purpose: gold
-//! texts keep short lines of the article (a dateline, a one-line paragraph, a caption), so only
-//! what says of itself that it is not text goes, and never a wrapper holding most of the text.
+//! (share bars, related-link lists, forms, author/date lists, an aside holding media, a
+//! slideshow). Conservative on purpose: gold texts keep short lines of the article (a dateline,
+//! a one-line paragraph, a caption), so only what says of itself that it is not text goes, and
+//! never a wrapper holding most of the text, but for a slideshow that counts its slides (which
+//! goes at any size, unless it holds the article's core).
 
 use html5ever::local_name;
 
@@ -101,7 +103,8 @@ const POST_ACTIONS: &[&str] = &[
 /// The reason given to alike items with author or date lines removed from the container.
 const ALIKE_ITEMS: &str = "removed: one of many alike items with author or date lines";
 
-/// The length in bytes of the longest of [`FURNITURE_LINES`].
+/// The length in bytes of the longest of [`FURNITURE_LINES`] (a [`POST_ACTIONS`] line with any
+/// real count is shorter).
 const LONGEST_FURNITURE_LINE: usize = {
     let mut longest = 0;
     let mut i = 0;
@@ -116,8 +119,9 @@ const LONGEST_FURNITURE_LINE: usize = {
 
 /// True for a block that is a line of page furniture (`Advertisement`, `Share this article`):
 /// its letters and digits, lower-cased, its words one space apart, are one of
-/// [`FURNITURE_LINES`], or one of [`POST_ACTIONS`] after a count or alone (`0 Reply`). Written in one pass, and given up once longer than any of them: the
-/// test runs on every short block a step keeps.
+/// [`FURNITURE_LINES`], or one of [`POST_ACTIONS`] after a count or alone (`0 Reply`). Written
+/// in one pass, and given up once longer than the longest of them: the test runs on every short
+/// block a step keeps.
 pub(super) fn is_furniture_line(block: &Block) -> bool {
     if block.words > 6 {
         return false;
@@ -148,12 +152,15 @@ pub(super) fn is_furniture_line(block: &Block) -> bool {
     if FURNITURE_LINES.contains(&lower.as_str()) {
         return true;
     }
+    if block.words > 2 {
+        return false;
+    }
     // A post's action, with the count a forum prints before it (`0 Reply`, `3 Likes`).
     let action = match lower.split_once(' ') {
         Some((count, action)) if count.bytes().all(|b| b.is_ascii_digit()) => action,
         _ => lower.as_str(),
     };
-    block.words <= 2 && POST_ACTIONS.contains(&action)
+    POST_ACTIONS.contains(&action)
 }
 
 /// Openings of the line that starts a comment section: `Comments`, `12 comments`, `Have your
@@ -214,12 +221,11 @@ pub(super) fn comment_opening(text: &str) -> Option<&'static str> {
 
 /// True when what follows an opening word is a field's value (`Comments: 10 pages, 4
 /// figures`, a listing's note on a paper): a colon, then words. A count after the colon
-/// (`Comments: 3`) still opens a section.
+/// (`Comments: 3`), or a count of comments (`Comments: 3 responses`), still opens a section.
 fn is_field_value(after: &str) -> bool {
-    after
-        .trim_start()
-        .strip_prefix(':')
-        .is_some_and(|value| value.chars().any(char::is_alphabetic))
+    after.trim_start().strip_prefix(':').is_some_and(|value| {
+        value.chars().any(char::is_alphabetic) && comment_opening(value).is_none()
+    })
 }
 
 /// True when `text` opens like the heading of a related-links box.
@@ -330,10 +336,10 @@ const SLIDE_NOUNS: &[&str] = &["image", "photo", "slide", "picture", "foto", "bi
 const SLIDE_COUNTER_BYTES: usize = 40;
 
 /// The count of slides a line names when it is a slideshow's counter (`3 of 23`, `Image 3 of
-/// 23`): two numbers joined by [`SLIDE_OF`], the first no greater than the second, and at
-/// most a noun of [`SLIDE_NOUNS`] before them. `Page 2 of 3` (pagination) and `Step 2 of 5`
-/// are no counters; nor is `2/6`, which a shop's carousel of the product's features prints
-/// as well as a gallery does.
+/// 23`): at most a noun of [`SLIDE_NOUNS`], then the slide's number, a word of [`SLIDE_OF`] and
+/// the count, in that order; the slide at least 1 and at most the count, the count at least 2.
+/// `Page 2 of 3` (pagination) and `Step 2 of 5` are no counters; nor is `2/6`, which a shop's
+/// carousel of the product's features prints as well as a gallery does.
 fn slide_count(text: &str) -> Option<u32> {
     // Most short lines hold no digit: they are spared the rest. The words compared are ASCII,
     // so no lower-cased copy is made.
@@ -342,25 +348,37 @@ fn slide_count(text: &str) -> Option<u32> {
     }
     let is_one_of =
         |token: &str, words: &[&str]| words.iter().any(|w| w.eq_ignore_ascii_case(token));
-    let mut numbers = [0u32; 2];
-    let mut found = 0;
-    let mut joined = false;
+    // What the line has shown so far: its noun, its slide's number, its joining word.
+    #[derive(Clone, Copy)]
+    enum Read {
+        Start,
+        Noun,
+        Slide(u32),
+        Joined(u32),
+        Count(u32, u32),
+    }
+    let mut read = Read::Start;
     let tokens = text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty());
-    for (index, token) in tokens.enumerate() {
-        if let Ok(n) = token.parse::<u32>() {
-            *numbers.get_mut(found)? = n;
-            found += 1;
-        } else if is_one_of(token, SLIDE_OF) {
-            joined = true;
-        } else if index > 0 || !is_one_of(token, SLIDE_NOUNS) {
-            return None;
-        }
+    for token in tokens {
+        let number = token.parse::<u32>().ok();
+        read = match (read, number) {
+            (Read::Start, None) if is_one_of(token, SLIDE_NOUNS) => Read::Noun,
+            (Read::Start | Read::Noun, Some(slide)) => Read::Slide(slide),
+            (Read::Slide(slide), None) if is_one_of(token, SLIDE_OF) => Read::Joined(slide),
+            (Read::Joined(slide), Some(count)) => Read::Count(slide, count),
+            _ => return None,
+        };
     }
-    let [slide, count] = numbers;
-    (found == 2 && joined && (1..=count).contains(&slide) && count >= 2).then_some(count)
+    match read {
+        Read::Count(slide, count) if (1..=count).contains(&slide) && count >= 2 => Some(count),
+        _ => None,
+    }
 }
+
+/// How many levels above the smallest box around its counters a slideshow's pictures may stand.
+const SLIDESHOW_LEVELS: usize = 2;
 
 /// Slide counters from which a box is a slideshow: one is a line of text, two that name the
 /// same count are a pattern.
@@ -368,7 +386,8 @@ const SLIDE_COUNTERS: usize = 2;
 
 /// The slideshow inside `container`, if it holds one: the smallest box that holds media
 /// around the counters (`1 of 23`, `2 of 23`, see [`slide_count`]) naming the count most of
-/// them name, when at least [`SLIDE_COUNTERS`] do, below the container itself.
+/// them name, when at least [`SLIDE_COUNTERS`] do, below the container itself and at most
+/// [`SLIDESHOW_LEVELS`] above the counters' own box.
 /// A news story's gallery is pictures and their captions (each told "1 of 23"), which the
 /// story's text does not need; without class names nothing else tells it from the text.
 fn slideshow_in(page: &Page, stats: &Stats, container: NodeId) -> Option<NodeId> {
@@ -392,13 +411,15 @@ fn slideshow_in(page: &Page, stats: &Stats, container: NodeId) -> Option<NodeId>
         .max_by_key(|run| run.len())?;
     let &(_, first) = named.first()?;
     // The pictures may stand beside the counters (a strip of thumbnails beside the viewer
-    // that counts them): the slideshow is the smallest box around both.
-    let slideshow = std::iter::once(first)
+    // that counts them): the slideshow is the smallest box around both, a few levels above
+    // the counters' own box at most (counters without pictures near them are a quiz's or a
+    // table's, not a gallery's).
+    std::iter::once(first)
         .chain(dom.ancestors(first))
         .filter(|&n| named.iter().all(|&(_, m)| stats.contains(n, m)))
         .take_while(|&n| n != container && stats.contains(container, n))
-        .find(|&n| holds_media(dom, n))?;
-    Some(slideshow)
+        .take(SLIDESHOW_LEVELS + 1)
+        .find(|&n| holds_media(dom, n))
 }
 
 fn next_element(dom: &Dom, id: NodeId) -> Option<NodeId> {
@@ -512,19 +533,25 @@ fn removal_reason(
     None
 }
 
-/// True when an element below `id` is an image, a picture, a video, an embedded frame or a
-/// figure.
+/// Width or height, in pixels, up to which an image is an icon or a tracking pixel, not media.
+const ICON_PIXELS: u32 = 32;
+
+/// True when `id` holds media: an `<img>` not declared icon-sized (see [`ICON_PIXELS`]; a lazy
+/// image without a source yet is media too), or a `<picture>`, `<video>` or `<iframe>`. A
+/// `<figure>` alone does not count: blogs set code samples and pull quotes in figures.
 fn holds_media(dom: &Dom, id: NodeId) -> bool {
+    let icon_sized = |n: NodeId| {
+        ["width", "height"].iter().any(|side| {
+            dom.attr(n, side)
+                .and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok())
+                .is_some_and(|px| px <= ICON_PIXELS)
+        })
+    };
     dom.descendants(id).any(|n| {
-        dom.local_name(n).is_some_and(|name| {
-            matches!(
-                *name,
-                local_name!("img")
-                    | local_name!("picture")
-                    | local_name!("video")
-                    | local_name!("iframe")
-                    | local_name!("figure")
-            )
+        dom.local_name(n).is_some_and(|name| match *name {
+            local_name!("img") => !icon_sized(n),
+            local_name!("picture") | local_name!("video") | local_name!("iframe") => true,
+            _ => false,
         })
     })
 }
@@ -545,6 +572,11 @@ mod tests {
         assert_eq!(slide_count("9 of 8"), None);
         assert_eq!(slide_count("1 of 1"), None);
         assert_eq!(slide_count("1 of 23 photos"), None);
+        assert_eq!(slide_count("of 1 23"), None);
+        assert_eq!(slide_count("1 23 of"), None);
+        assert_eq!(slide_count("1 of of 5"), None);
+        assert_eq!(slide_count("1 of 23 2019"), None);
+        assert_eq!(slide_count("1 of 99999999999"), None);
     }
 
     #[test]
@@ -554,6 +586,7 @@ mod tests {
         assert_eq!(comment_opening("Comments: 3"), Some("comments"));
         assert_eq!(comment_opening("Comments: 10 pages, 4 figures"), None);
         assert_eq!(comment_opening("Discussion : see the appendix"), None);
+        assert_eq!(comment_opening("Comments: 3 responses"), Some("comments"));
     }
 
     #[test]
@@ -584,12 +617,16 @@ mod tests {
             "Shares",
             "0 Reply",
             "Replies to my post",
+            "Report",
+            "Permalink",
+            "3 Likes",
         ];
         let found: Vec<bool> = blocks(&lines).iter().map(is_furniture_line).collect();
         assert_eq!(
             found,
             [
-                true, true, true, true, true, false, false, true, false, true, false
+                true, true, true, true, true, false, false, true, false, true, false, true, true,
+                true
             ],
             "{lines:?}"
         );

@@ -2612,3 +2612,75 @@ fn a_slideshow_is_the_box_around_its_counters_and_its_pictures() {
         Some("pith-page: removed: a slideshow (its slides count '1 of N')")
     );
 }
+
+/// A box of short lines that opens like a comment section in the middle of an article ("Have
+/// your say" and a line of invitation), followed by more of the article with a few datelines:
+/// the box goes, the article's paragraphs after it stay.
+#[test]
+fn a_comment_box_in_the_middle_of_an_article_ends_where_it_ends() {
+    let html = format!(
+        "<html><head><title>Council votes on park</title></head><body>{NAV}\
+         <div id=article><div class=x1><h1>Council votes on park</h1>{}\
+         <div class=x2><h3>Comments</h3><p>Tell us what you think below.</p></div>\
+         {}<p class=t>Updated 10:32 AM</p>{}<p class=t>Updated 11:05 AM</p>{}\
+         <p class=t>Updated 11:40 AM</p>{}</div></div></body></html>",
+        paragraphs(0..4),
+        paragraphs(4..8),
+        paragraphs(8..11),
+        paragraphs(11..14),
+        paragraphs(14..16),
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    for n in 0..16 {
+        assert!(has(&k, &format!("Paragraph {n} ")), "{k:?}");
+    }
+    assert!(!has(&k, "Tell us what you think"), "{k:?}");
+}
+
+/// An `<aside>` holding a pull quote set in a `<figure>`, and one holding an icon-sized image
+/// beside its fact: neither holds media, and both stay with the article.
+#[test]
+fn an_aside_with_a_pull_quote_figure_or_an_icon_stays() {
+    let html = format!(
+        "<html><head><title>Storm</title></head><body>{NAV}<article><div>{}\
+         <aside><figure><blockquote><p>We will rebuild the harbour before the winter storms \
+         come back, whatever it costs the town and its people.</p></blockquote></figure></aside>\
+         {}<aside><img src=/i/info.svg width=16 height=16 alt=''><p>Fact: the harbour wall \
+         was first built in 1852 and raised twice since, the last time after the great flood.\
+         </p></aside>{}</div></article></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6),
+        paragraphs(6..8),
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "We will rebuild the harbour"), "{kept:?}");
+    assert!(has(&kept, "first built in 1852"), "{kept:?}");
+}
+
+/// A gallery page: the slides, each counted "N of 4", are the article itself (its densest
+/// prose, beside a short introduction), and stay.
+#[test]
+fn a_slideshow_that_is_the_article_stays() {
+    let slide = |n: usize| {
+        format!(
+            "<div><img src=/p{n}.jpg alt=''><p>Slide {n} of the gallery tells its part of the \
+             story in full sentences, with commas, clauses and details, so that it reads like \
+             the text a person came to read, and then some more of it.</p><div>{n} of 4</div></div>"
+        )
+    };
+    let slides: String = (1..=4).map(slide).collect();
+    let html = format!(
+        "<html><head><title>Ten years of war</title></head><body>{NAV}<article>\
+         <h1>Ten years of war</h1><div>{}<div class=g>{slides}</div></div></article>\
+         </body></html>",
+        paragraphs(0..2)
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    for n in 1..=4 {
+        assert!(has(&kept, &format!("Slide {n} of the gallery")), "{kept:?}");
+    }
+    assert!(has(&kept, "Paragraph 1 "), "{kept:?}");
+}

@@ -187,7 +187,7 @@ pub(super) fn starved(
 ) -> Option<Widening> {
     let super::KeptWords {
         prose: kept,
-        unlinked: kept_text,
+        outside_menus: kept_text,
         ..
     } = super::kept_words(page, labels);
     // Cheap bound first: the page's prose with furniture is at least its prose without.
@@ -212,8 +212,9 @@ pub(super) fn starved(
     let inside = per_node.get(region as usize).copied().unwrap_or(0);
     // The region must bring real prose back, not the same few paragraphs.
     // Nor may it hold less prose than all the text kept: an extraction of short lines (a
-    // product's specifications, a list) is not starved for having no prose. Links do not count
-    // as text kept: an extraction of menus is starved however many entries they hold.
+    // product's specifications, a list) is not starved for having no prose. A menu's links do
+    // not count as text kept: an extraction of menus is starved however many entries they hold
+    // (an index's linked titles do count: the index is the page's text).
     if inside < kept.saturating_mul(2) || inside < kept_text || !dom.is_element(region) {
         return None;
     }
@@ -534,16 +535,7 @@ mod tests {
             page: 0,
             inside: 0,
         };
-        let first = vec![
-            Label {
-                verdict: crate::classify::Verdict::Boilerplate,
-                reason: crate::classify::Reason::Page {
-                    extractor: "test",
-                    why: "first".into(),
-                },
-            };
-            page.blocks.len()
-        ];
+        let first = labels_keeping(&page, &[]);
         keep(&page, &stats, &mut facts, &widening, &first)
             .iter()
             .zip(&page.blocks)
@@ -570,36 +562,69 @@ mod tests {
             .collect()
     }
 
-    /// An extraction that kept a site's menus (many entries, more words than the story) and
-    /// not the story: the links are no text kept, and the story's box replaces them.
-    #[test]
-    fn an_extraction_of_menus_is_starved_however_many_links_it_keeps() {
-        let entries: String = (1..=60)
-            .map(|n| format!("<li><a href=/s{n}>Section number {n}</a></li>"))
-            .collect();
+    /// The node of `page` whose id is `id`.
+    fn by_id(page: &Page, id: &str) -> NodeId {
+        page.dom
+            .descendants(page.dom.root())
+            .find(|&n| page.dom.attr(n, "id") == Some(id))
+            .expect("the page has the id")
+    }
+
+    /// Whether an extraction keeping the blocks that hold one of `kept`, in the container of id
+    /// `container`, is starved, and for which region (its id).
+    fn widened_to(html: &str, container: &str, kept: &[&str]) -> Option<String> {
+        let base = Url::parse("https://example.com/news/1").ok();
+        let page = page_from_html(html, base.as_ref());
+        let stats = Stats::compute(&page);
+        let mut facts = NodeFacts::new(&page.dom);
+        let labels = labels_keeping(&page, kept);
+        let containers = [by_id(&page, container)];
+        starved(&page, &stats, &mut facts, &labels, &containers, false)
+            .map(|w| page.dom.attr(w.region, "id").unwrap_or("").to_string())
+    }
+
+    /// Four paragraphs of a story, in a box of id `id`.
+    fn story_box(id: &str) -> String {
         let story: String = (1..=4)
             .map(|n| {
                 format!(
-                    "<p>Line {n} of the story: the guard was cleared to practice on Wednesday,                      after a visit to a spine specialist, and may soon play again.</p>"
+                    "<p>Line {n} of the story: the guard was cleared to practice on Wednesday, \
+                     after a visit to a spine specialist, and may soon play again.</p>"
                 )
             })
             .collect();
+        format!("<div id={id}>{story}</div>")
+    }
+
+    /// An extraction that kept a site's menus (many entries, more words than the story) and
+    /// not the story: a menu's links are no text kept, and the story's box replaces them.
+    #[test]
+    fn an_extraction_of_menus_is_starved_however_many_links_it_keeps() {
+        let entries: String = (1..=80)
+            .map(|n| format!("<li><a href=/s{n}>Section {n}</a></li>"))
+            .collect();
         let html = format!(
-            "<html><body><div id=menus><ul>{entries}</ul></div>             <div id=story>{story}</div></body></html>"
+            "<html><body><div id=menus><ul>{entries}</ul></div>{}</body></html>",
+            story_box("story")
         );
-        let base = Url::parse("https://example.com/news/1").ok();
-        let page = page_from_html(&html, base.as_ref());
-        let stats = Stats::compute(&page);
-        let mut facts = NodeFacts::new(&page.dom);
-        let menus = page
-            .dom
-            .descendants(page.dom.root())
-            .find(|&n| page.dom.attr(n, "id") == Some("menus"))
-            .expect("the page has #menus");
-        let labels = labels_keeping(&page, &["Section number"]);
-        let widening = starved(&page, &stats, &mut facts, &labels, &[menus], false)
-            .expect("the story's box replaces the menus");
-        assert_eq!(page.dom.attr(widening.region, "id"), Some("story"));
+        assert_eq!(
+            widened_to(&html, "menus", &["Section "]).as_deref(),
+            Some("story")
+        );
+    }
+
+    /// An index whose entries are linked titles (three link words each), beside a box of prose:
+    /// the index is the page's text, and the prose beside it does not replace it.
+    #[test]
+    fn an_index_of_linked_titles_is_not_starved_by_prose_beside_it() {
+        let entries: String = (1..=60)
+            .map(|n| format!("<li><a href=/w{n}>Language number {n}</a></li>"))
+            .collect();
+        let html = format!(
+            "<html><body><div id=index><ul>{entries}</ul></div>{}</body></html>",
+            story_box("about")
+        );
+        assert_eq!(widened_to(&html, "index", &["Language number"]), None);
     }
 
     #[test]
