@@ -395,9 +395,9 @@ struct KeptWords {
     /// In those of them that are prose.
     prose: u32,
     /// In those of them that are not menus: lines of text (a link density below
-    /// [`LINK_LINE`]), and the link lines too when most are linked titles (an index's entries,
-    /// see [`grid::links_a_title`]); when most are links of a word or two, they are menus,
-    /// which say nothing of how much text was kept.
+    /// [`LINK_LINE`]), and the link lines too when at least half are linked titles (an index's
+    /// entries, see [`grid::links_a_title`]); when most are links of a word or two, they are
+    /// menus, which say nothing of how much text was kept.
     outside_menus: u32,
 }
 
@@ -425,8 +425,8 @@ fn kept_words(page: &Page, labels: &[Label]) -> KeptWords {
             }
         }
     }
-    // Mostly linked titles, the links are an index's entries: its text. Mostly a word or two
-    // each, they are menus.
+    // Half linked titles or more, the links are an index's entries: its text. Mostly a word or
+    // two each, they are menus.
     if titles * 2 >= links {
         kept.outside_menus += link_words;
     }

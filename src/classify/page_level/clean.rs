@@ -87,6 +87,15 @@ const FURNITURE_LINES: &[&str] = &[
     // The same toggle once a long quotation is open (XenForo).
     "click to shrink",
     "email",
+    // A gallery's and a media player's controls.
+    "hide caption",
+    "show caption",
+    "caption",
+    "close",
+    "back to gallery",
+    "view gallery",
+    "enlarge",
+    "expand",
 ];
 
 /// Whole lines that are a post's buttons (a forum's, a comment's), alone or after a count.
@@ -222,10 +231,22 @@ pub(super) fn comment_opening(text: &str) -> Option<&'static str> {
 /// True when what follows an opening word is a field's value (`Comments: 10 pages, 4
 /// figures`, a listing's note on a paper): a colon, then words. A count after the colon
 /// (`Comments: 3`), or a count of comments (`Comments: 3 responses`), still opens a section.
+/// (`after` is a slice of the lower-cased line.)
 fn is_field_value(after: &str) -> bool {
-    after.trim_start().strip_prefix(':').is_some_and(|value| {
-        value.chars().any(char::is_alphabetic) && comment_opening(value).is_none()
-    })
+    let Some(value) = after.trim_start().strip_prefix(':') else {
+        return false;
+    };
+    let value = value.trim_start();
+    let rest = value.trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace());
+    let counted = rest.len() < value.len()
+        && COMMENT_OPENINGS.iter().any(|o| {
+            rest.starts_with(o)
+                && rest[o.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !c.is_alphanumeric())
+        });
+    value.chars().any(char::is_alphabetic) && !counted
 }
 
 /// True when `text` opens like the heading of a related-links box.
@@ -536,21 +557,32 @@ fn removal_reason(
 /// Width or height, in pixels, up to which an image is an icon or a tracking pixel, not media.
 const ICON_PIXELS: u32 = 32;
 
-/// True when `id` holds media: an `<img>` not declared icon-sized (see [`ICON_PIXELS`]; a lazy
-/// image without a source yet is media too), or a `<picture>`, `<video>` or `<iframe>`. A
-/// `<figure>` alone does not count: blogs set code samples and pull quotes in figures.
+/// True when `id` holds media: an `<img>` or an `<iframe>` not declared icon-sized (see
+/// [`ICON_PIXELS`]; a lazy image without a source yet is media too, a tracking frame of no size
+/// is not), or a `<picture>` or `<video>`. A `<figure>` alone does not count: blogs set code
+/// samples and pull quotes in figures.
 fn holds_media(dom: &Dom, id: NodeId) -> bool {
+    // HTML reads a dimension from its leading digits (`16`, `16px`, `16.5`); a percentage is
+    // no size in pixels.
     let icon_sized = |n: NodeId| {
         ["width", "height"].iter().any(|side| {
-            dom.attr(n, side)
-                .and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok())
-                .is_some_and(|px| px <= ICON_PIXELS)
+            dom.attr(n, side).is_some_and(|value| {
+                let value = value.trim();
+                let digits =
+                    value.len() - value.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                let percent = value[digits..].trim_start().starts_with('%');
+                digits > 0
+                    && !percent
+                    && value[..digits]
+                        .parse::<u32>()
+                        .is_ok_and(|px| px <= ICON_PIXELS)
+            })
         })
     };
     dom.descendants(id).any(|n| {
         dom.local_name(n).is_some_and(|name| match *name {
-            local_name!("img") => !icon_sized(n),
-            local_name!("picture") | local_name!("video") | local_name!("iframe") => true,
+            local_name!("img") | local_name!("iframe") => !icon_sized(n),
+            local_name!("picture") | local_name!("video") => true,
             _ => false,
         })
     })
@@ -559,6 +591,31 @@ fn holds_media(dom: &Dom, id: NodeId) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn media_are_images_and_frames_not_declared_icon_sized() {
+        let holds = |inner: &str| {
+            let html = format!("<html><body><aside id=a>{inner}<p>Text.</p></aside></body></html>");
+            let page = crate::page::page_from_html(&html, None);
+            let aside = page
+                .dom
+                .descendants(page.dom.root())
+                .find(|&n| page.dom.attr(n, "id") == Some("a"))
+                .expect("the page has its aside");
+            holds_media(&page.dom, aside)
+        };
+        assert!(holds(r#"<img src="/p.jpg">"#));
+        assert!(holds(r#"<img data-src="/p.jpg" width="100%">"#));
+        assert!(holds(r#"<img src="/p.jpg" width="640" height="480">"#));
+        assert!(holds("<video src=/v.mp4></video>"));
+        assert!(!holds(r#"<img src="/i.svg" width="16" height="16">"#));
+        assert!(!holds(r#"<img src="/i.svg" width="16 px">"#));
+        assert!(!holds(r#"<img src="/i.svg" height="16.5">"#));
+        assert!(!holds(r#"<iframe src="/t" width="0" height="0"></iframe>"#));
+        assert!(!holds(
+            "<figure><blockquote>A pull quote.</blockquote></figure>"
+        ));
+    }
 
     #[test]
     fn slide_counters_are_two_numbers_joined_by_of() {
@@ -587,6 +644,12 @@ mod tests {
         assert_eq!(comment_opening("Comments: 10 pages, 4 figures"), None);
         assert_eq!(comment_opening("Discussion : see the appendix"), None);
         assert_eq!(comment_opening("Comments: 3 responses"), Some("comments"));
+        assert_eq!(
+            comment_opening("Comments: Comment on arXiv:1234.5678"),
+            None
+        );
+        let nested = "comment:".repeat(50_000) + " pages";
+        assert_eq!(comment_opening(&nested), None);
     }
 
     #[test]
@@ -620,13 +683,15 @@ mod tests {
             "Report",
             "Permalink",
             "3 Likes",
+            "Hide Caption",
+            "Back to Gallery",
         ];
         let found: Vec<bool> = blocks(&lines).iter().map(is_furniture_line).collect();
         assert_eq!(
             found,
             [
                 true, true, true, true, true, false, false, true, false, true, false, true, true,
-                true
+                true, true, true
             ],
             "{lines:?}"
         );

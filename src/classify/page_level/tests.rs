@@ -2617,7 +2617,7 @@ fn a_slideshow_is_the_box_around_its_counters_and_its_pictures() {
 /// your say" and a line of invitation), followed by more of the article with a few datelines:
 /// the box goes, the article's paragraphs after it stay.
 #[test]
-fn a_comment_box_in_the_middle_of_an_article_ends_where_it_ends() {
+fn datelines_after_a_mid_article_comment_box_do_not_make_a_heading_band() {
     let html = format!(
         "<html><head><title>Council votes on park</title></head><body>{NAV}\
          <div id=article><div class=x1><h1>Council votes on park</h1>{}\
@@ -2683,4 +2683,44 @@ fn a_slideshow_that_is_the_article_stays() {
         assert!(has(&kept, &format!("Slide {n} of the gallery")), "{kept:?}");
     }
     assert!(has(&kept, "Paragraph 1 "), "{kept:?}");
+}
+
+/// A page whose comment heading, in the box `band`, stands after the article's box and before
+/// `n` comments, each with its byline.
+fn comments_after(band: &str, n: usize) -> String {
+    let comment = |n: usize| {
+        format!(
+            "<div class=c{n}><p>Comment {n}: what in the world is this poll telling us, honestly, \
+             when the numbers moved so far in a single month and nobody can say why?</p></div>\
+             <p class=by>Posted by: Reader {n} | January 14, 2008 06:2{n} PM</p>"
+        )
+    };
+    let comments: String = (1..=n).map(comment).collect();
+    format!(
+        "<html><head><title>Race and the nomination</title></head><body>{NAV}\
+         <div id=article><h1>Race and the nomination</h1><div class=x1>{}</div>\
+         {band}{comments}</div></body></html>",
+        paragraphs(0..5)
+    )
+}
+
+/// The box around a comment heading is a band only when it holds no prose besides the heading,
+/// and only when three bylined comments or more follow it: a box of the article's own prose
+/// that ends in a "Comments" line, or two bylines after a band, end the comment section at the
+/// box (the comments after it stay, as they did before bands were read).
+#[test]
+fn a_heading_band_needs_a_box_without_prose_and_three_bylines_after_it() {
+    let band = "<div class=x2><h3>Comments</h3><p>Please email us to report offensive comments.</p>\
+                </div>";
+    let (page, x) = run(&comments_after(band, 3));
+    assert!(!has(&kept(&page, &x), "Comment 3:"));
+    let (page, x) = run(&comments_after(band, 2));
+    assert!(has(&kept(&page, &x), "Comment 2:"));
+    let boxed = format!(
+        "<div class=x2>{}<h3>Comments</h3><p>Please email us to report offensive comments.</p>\
+         </div>",
+        prose(9)
+    );
+    let (page, x) = run(&comments_after(&boxed, 3));
+    assert!(has(&kept(&page, &x), "Comment 3:"));
 }
