@@ -274,6 +274,14 @@ impl Dom {
         }
     }
 
+    /// The first element, in document order, whose `id` attribute is `id`: how a test names the
+    /// box it asks about.
+    #[cfg(test)]
+    pub(crate) fn element_with_id(&self, id: &str) -> Option<NodeId> {
+        self.descendants(self.root())
+            .find(|&n| self.attr(n, "id") == Some(id))
+    }
+
     /// The descendants of `id` in document order (pre-order), `id` itself not included.
     pub fn descendants(&self, id: NodeId) -> Descendants<'_> {
         Descendants {

@@ -677,8 +677,7 @@ mod tests {
     /// The element with `id="…"`.
     fn by_id(page: &Page, id: &str) -> NodeId {
         page.dom
-            .descendants(page.dom.root())
-            .find(|&n| page.dom.attr(n, "id") == Some(id))
+            .element_with_id(id)
             .unwrap_or_else(|| panic!("no element #{id}"))
     }
 

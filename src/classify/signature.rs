@@ -171,10 +171,7 @@ mod tests {
     use crate::page::page_from_html;
 
     fn node_with_id(dom: &Dom, id: &str) -> NodeId {
-        let root = dom.root();
-        dom.descendants(root)
-            .find(|&n| dom.attr(n, "id") == Some(id))
-            .expect("element with id")
+        dom.element_with_id(id).expect("element with id")
     }
 
     #[test]

@@ -490,11 +490,7 @@ mod agreement_tests {
             None,
         );
         let dom = &page.dom;
-        let by_id = |id: &str| {
-            dom.descendants(dom.root())
-                .find(|&n| dom.attr(n, "id") == Some(id))
-                .unwrap()
-        };
+        let by_id = |id: &str| dom.element_with_id(id).unwrap();
         let agreement = |node: NodeId| Agreement {
             node,
             signature: signature::signature(dom, node).unwrap(),

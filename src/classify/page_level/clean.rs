@@ -218,14 +218,17 @@ pub(super) fn comment_opening(text: &str) -> Option<&'static str> {
     let rest = lower
         .trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace() || "()[]".contains(c))
         .trim_start();
-    COMMENT_OPENINGS.iter().copied().find(|o| {
-        rest.starts_with(o)
-            && rest[o.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| !c.is_alphanumeric())
-            && !is_field_value(&rest[o.len()..])
-    })
+    COMMENT_OPENINGS
+        .iter()
+        .copied()
+        .find(|o| after_opening(rest, o).is_some_and(|after| !is_field_value(after)))
+}
+
+/// What follows `opening` in `text` (both lower-cased) when `text` starts with it as whole
+/// words: the test every list of openings here is read by.
+fn after_opening<'t>(text: &'t str, opening: &str) -> Option<&'t str> {
+    text.strip_prefix(opening)
+        .filter(|after| after.chars().next().is_none_or(|c| !c.is_alphanumeric()))
 }
 
 /// True when what follows an opening word is a field's value (`Comments: 10 pages, 4
@@ -239,26 +242,18 @@ fn is_field_value(after: &str) -> bool {
     let value = value.trim_start();
     let rest = value.trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace());
     let counted = rest.len() < value.len()
-        && COMMENT_OPENINGS.iter().any(|o| {
-            rest.starts_with(o)
-                && rest[o.len()..]
-                    .chars()
-                    .next()
-                    .is_none_or(|c| !c.is_alphanumeric())
-        });
+        && COMMENT_OPENINGS
+            .iter()
+            .any(|o| after_opening(rest, o).is_some());
     value.chars().any(char::is_alphabetic) && !counted
 }
 
 /// True when `text` opens like the heading of a related-links box.
 fn opens_related(text: &str) -> bool {
     let lower = text.trim().to_lowercase();
-    RELATED_OPENINGS.iter().any(|o| {
-        lower.starts_with(o)
-            && lower[o.len()..]
-                .chars()
-                .next()
-                .is_none_or(|c| !c.is_alphanumeric())
-    })
+    RELATED_OPENINGS
+        .iter()
+        .any(|o| after_opening(&lower, o).is_some())
 }
 
 /// The innermost quotation `id` sits in (itself included): a `<blockquote>`, or a box whose
@@ -599,8 +594,7 @@ mod tests {
             let page = crate::page::page_from_html(&html, None);
             let aside = page
                 .dom
-                .descendants(page.dom.root())
-                .find(|&n| page.dom.attr(n, "id") == Some("a"))
+                .element_with_id("a")
                 .expect("the page has its aside");
             holds_media(&page.dom, aside)
         };

@@ -337,11 +337,7 @@ mod tests {
             None,
         );
         let stats = Stats::compute(&page);
-        let outer = page
-            .dom
-            .descendants(page.dom.root())
-            .find(|&n| page.dom.attr(n, "id") == Some("outer"))
-            .unwrap();
+        let outer = page.dom.element_with_id("outer").unwrap();
         let body = page.dom.body().unwrap();
         for node in [outer, body] {
             let a = stats.get(node);

@@ -2518,14 +2518,7 @@ fn an_aside_with_media_inside_the_article_goes_and_one_of_text_stays() {
 /// the post's own box. The band does not end the comment section; the container's end does.
 #[test]
 fn flat_comments_after_a_heading_band_go_to_the_end_of_the_container() {
-    let comment = |n: usize| {
-        format!(
-            "<div class=c{n}><p>Comment {n}: what in the world is this poll telling us, honestly, \
-             when the numbers moved so far in a single month and nobody can say why?</p></div>\
-             <p class=by>Posted by: Reader {n} | January 14, 2008 06:2{n} PM</p>"
-        )
-    };
-    let comments: String = (1..=3).map(comment).collect();
+    let comments = bylined_comments(3);
     let html = format!(
         "<html><head><title>Race and the nomination</title></head><body>{NAV}\
          <div id=article><div class=x1><h1>Race and the nomination</h1>{}\
@@ -2688,14 +2681,7 @@ fn a_slideshow_that_is_the_article_stays() {
 /// A page whose comment heading, in the box `band`, stands after the article's box and before
 /// `n` comments, each with its byline.
 fn comments_after(band: &str, n: usize) -> String {
-    let comment = |n: usize| {
-        format!(
-            "<div class=c{n}><p>Comment {n}: what in the world is this poll telling us, honestly, \
-             when the numbers moved so far in a single month and nobody can say why?</p></div>\
-             <p class=by>Posted by: Reader {n} | January 14, 2008 06:2{n} PM</p>"
-        )
-    };
-    let comments: String = (1..=n).map(comment).collect();
+    let comments = bylined_comments(n);
     format!(
         "<html><head><title>Race and the nomination</title></head><body>{NAV}\
          <div id=article><h1>Race and the nomination</h1><div class=x1>{}</div>\
@@ -2723,4 +2709,18 @@ fn a_heading_band_needs_a_box_without_prose_and_three_bylines_after_it() {
     );
     let (page, x) = run(&comments_after(&boxed, 3));
     assert!(has(&kept(&page, &x), "Comment 3:"));
+}
+
+/// `n` comments as an old blog prints them: each a paragraph in a box of its own, then its
+/// "Posted by" line.
+fn bylined_comments(n: usize) -> String {
+    (1..=n)
+        .map(|n| {
+            format!(
+                "<div class=c{n}><p>Comment {n}: what in the world is this poll telling us, \
+                 honestly, when the numbers moved so far in a single month and nobody can say \
+                 why?</p></div><p class=by>Posted by: Reader {n} | January 14, 2008 06:2{n} PM</p>"
+            )
+        })
+        .collect()
 }

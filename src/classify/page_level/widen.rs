@@ -526,8 +526,7 @@ mod tests {
         let mut facts = NodeFacts::new(&page.dom);
         let region = page
             .dom
-            .descendants(page.dom.root())
-            .find(|&n| page.dom.attr(n, "id") == Some("answers"))
+            .element_with_id("answers")
             .expect("the page has #answers");
         let widening = Widening {
             region,
@@ -562,14 +561,6 @@ mod tests {
             .collect()
     }
 
-    /// The node of `page` whose id is `id`.
-    fn by_id(page: &Page, id: &str) -> NodeId {
-        page.dom
-            .descendants(page.dom.root())
-            .find(|&n| page.dom.attr(n, "id") == Some(id))
-            .expect("the page has the id")
-    }
-
     /// Whether an extraction keeping the blocks that hold one of `kept`, in the container of id
     /// `container`, is starved, and for which region (its id).
     fn widened_to(html: &str, container: &str, kept: &[&str]) -> Option<String> {
@@ -578,13 +569,20 @@ mod tests {
         let stats = Stats::compute(&page);
         let mut facts = NodeFacts::new(&page.dom);
         let labels = labels_keeping(&page, kept);
-        let containers = [by_id(&page, container)];
+        let containers = [page
+            .dom
+            .element_with_id(container)
+            .expect("the page has the container")];
         starved(&page, &stats, &mut facts, &labels, &containers, false)
             .map(|w| page.dom.attr(w.region, "id").unwrap_or("").to_string())
     }
 
-    /// Four paragraphs of a story, in a box of id `id`.
-    fn story_box(id: &str) -> String {
+    /// A page of `count` linked entries (`{title} {n}`) in a list whose box has the id `list`,
+    /// beside four paragraphs of a story in a box of id `story`.
+    fn links_beside_a_story(list: &str, count: usize, title: &str) -> String {
+        let entries: String = (1..=count)
+            .map(|n| format!("<li><a href=/e{n}>{title} {n}</a></li>"))
+            .collect();
         let story: String = (1..=4)
             .map(|n| {
                 format!(
@@ -593,20 +591,17 @@ mod tests {
                 )
             })
             .collect();
-        format!("<div id={id}>{story}</div>")
+        format!(
+            "<html><body><div id={list}><ul>{entries}</ul></div>\
+             <div id=story>{story}</div></body></html>"
+        )
     }
 
     /// An extraction that kept a site's menus (many entries, more words than the story) and
     /// not the story: a menu's links are no text kept, and the story's box replaces them.
     #[test]
     fn an_extraction_of_menus_is_starved_however_many_links_it_keeps() {
-        let entries: String = (1..=80)
-            .map(|n| format!("<li><a href=/s{n}>Section {n}</a></li>"))
-            .collect();
-        let html = format!(
-            "<html><body><div id=menus><ul>{entries}</ul></div>{}</body></html>",
-            story_box("story")
-        );
+        let html = links_beside_a_story("menus", 80, "Section");
         assert_eq!(
             widened_to(&html, "menus", &["Section "]).as_deref(),
             Some("story")
@@ -617,13 +612,7 @@ mod tests {
     /// the index is the page's text, and the prose beside it does not replace it.
     #[test]
     fn an_index_of_linked_titles_is_not_starved_by_prose_beside_it() {
-        let entries: String = (1..=60)
-            .map(|n| format!("<li><a href=/w{n}>Language number {n}</a></li>"))
-            .collect();
-        let html = format!(
-            "<html><body><div id=index><ul>{entries}</ul></div>{}</body></html>",
-            story_box("about")
-        );
+        let html = links_beside_a_story("index", 60, "Language number");
         assert_eq!(widened_to(&html, "index", &["Language number"]), None);
     }
 

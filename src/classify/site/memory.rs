@@ -187,12 +187,7 @@ mod tests {
             </div></section><aside><p>Elsewhere on the site today.</p></aside></div></body>"#,
             None,
         );
-        let by_id = |id: &str| {
-            let dom = &page.dom;
-            dom.descendants(dom.root())
-                .find(|&n| dom.attr(n, "id") == Some(id))
-                .unwrap()
-        };
+        let by_id = |id: &str| page.dom.element_with_id(id).unwrap();
         let remembered = |containers: Vec<NodeId>| {
             let extraction = ArticleExtraction {
                 labels: Vec::new(),
