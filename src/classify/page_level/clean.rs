@@ -213,11 +213,20 @@ pub(super) fn opens_comments(block: &Block) -> Option<&'static str> {
 /// ([`COMMENT_OPENINGS`], after a count, and not a field's label): the words test of
 /// [`opens_comments`].
 pub(super) fn comment_opening(text: &str) -> Option<&'static str> {
-    let lower = text.trim().to_lowercase();
     // `12 comments`, `(3) Comments`: a count first.
-    let rest = lower
-        .trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace() || "()[]".contains(c))
-        .trim_start();
+    let count = |c: char| c.is_ascii_digit() || c.is_whitespace() || "()[]".contains(c);
+    // Most lines open with a letter no opening starts with: they are spared the lower-cased
+    // copy.
+    let first = text.trim_start_matches(count).chars().next()?;
+    if !first
+        .to_lowercase()
+        .next()
+        .is_some_and(|f| COMMENT_OPENINGS.iter().any(|o| o.starts_with(f)))
+    {
+        return None;
+    }
+    let lower = text.trim().to_lowercase();
+    let rest = lower.trim_start_matches(count).trim_start();
     COMMENT_OPENINGS
         .iter()
         .copied()
