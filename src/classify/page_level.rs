@@ -245,7 +245,6 @@ fn grid_if_no_article(
     let KeptWords {
         all: kept_words,
         prose: kept_prose,
-        ..
     } = kept_words(page, &first.labels);
     let one_card = first
         .containers
@@ -394,43 +393,48 @@ struct KeptWords {
     all: u32,
     /// In those of them that are prose.
     prose: u32,
-    /// In those of them that are not menus: lines of text (a link density below
-    /// [`LINK_LINE`]), and the link lines too when at least half are linked titles (an index's
-    /// entries, see [`grid::links_a_title`]); when most are links of a word or two, they are
-    /// menus, which say nothing of how much text was kept.
-    outside_menus: u32,
 }
 
 /// Counts the words `labels` keep as content.
 fn kept_words(page: &Page, labels: &[Label]) -> KeptWords {
-    let mut kept = KeptWords {
-        all: 0,
-        prose: 0,
-        outside_menus: 0,
-    };
-    // Link lines: how many, how many of them linked titles, and their words.
-    let (mut links, mut titles, mut link_words) = (0u32, 0u32, 0u32);
+    let mut kept = KeptWords { all: 0, prose: 0 };
     for (block, label) in page.blocks.iter().zip(labels) {
         if label.is_content() {
             kept.all += block.words;
-            if block.link_density() < LINK_LINE {
-                kept.outside_menus += block.words;
-            } else if block.words > 0 {
-                links += 1;
-                titles += u32::from(grid::links_a_title(block));
-                link_words += block.words;
-            }
             if block.is_prose() {
                 kept.prose += block.words;
             }
         }
     }
+    kept
+}
+
+/// Words of the blocks `labels` keep as content that are not menus: lines of text (a link
+/// density below [`LINK_LINE`]), and the link lines too when at least half are linked titles
+/// (an index's entries, see [`grid::links_a_title`]); when most are links of a word or two,
+/// they are menus, which say nothing of how much text was kept.
+fn kept_outside_menus(page: &Page, labels: &[Label]) -> u32 {
+    let mut text = 0;
+    // Link lines: how many, how many of them linked titles, and their words.
+    let (mut links, mut titles, mut link_words) = (0u32, 0u32, 0u32);
+    for (block, label) in page.blocks.iter().zip(labels) {
+        if !label.is_content() {
+            continue;
+        }
+        if block.link_density() < LINK_LINE {
+            text += block.words;
+        } else if block.words > 0 {
+            links += 1;
+            titles += u32::from(grid::links_a_title(block));
+            link_words += block.words;
+        }
+    }
     // Half linked titles or more, the links are an index's entries: its text. Mostly a word or
     // two each, they are menus.
     if titles * 2 >= links {
-        kept.outside_menus += link_words;
+        text += link_words;
     }
-    kept
+    text
 }
 
 /// The deepest node whose `per_node` count (words of some kind below it) is at least `needed`:

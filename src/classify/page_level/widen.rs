@@ -185,11 +185,7 @@ pub(super) fn starved(
     containers: &[NodeId],
     teaser_page: bool,
 ) -> Option<Widening> {
-    let super::KeptWords {
-        prose: kept,
-        outside_menus: kept_text,
-        ..
-    } = super::kept_words(page, labels);
+    let kept = super::kept_words(page, labels).prose;
     // Cheap bound first: the page's prose with furniture is at least its prose without.
     let all_prose = stats.get(page.dom.root()).prose_words;
     if (all_prose as f32) * STARVED_SHARE <= kept as f32 || all_prose < MIN_PAGE_PROSE {
@@ -215,7 +211,10 @@ pub(super) fn starved(
     // product's specifications, a list) is not starved for having no prose. A menu's links do
     // not count as text kept: an extraction of menus is starved however many entries they hold
     // (an index's linked titles do count: the index is the page's text).
-    if inside < kept.saturating_mul(2) || inside < kept_text || !dom.is_element(region) {
+    if inside < kept.saturating_mul(2)
+        || !dom.is_element(region)
+        || inside < super::kept_outside_menus(page, labels)
+    {
         return None;
     }
     Some(Widening {
