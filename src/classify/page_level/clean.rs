@@ -596,6 +596,37 @@ fn holds_media(dom: &Dom, id: NodeId) -> bool {
 mod tests {
     use super::*;
 
+    /// A gallery inside the article's box that holds the article's core (its densest prose) is
+    /// the article, not an embed beside it: cleaning keeps it whole. The same gallery beside a
+    /// core of its own goes.
+    #[test]
+    fn a_slideshow_holding_the_core_is_not_removed() {
+        let slide = |n: usize| {
+            format!(
+                "<div><img src=/p{n}.jpg alt=''><p>Slide {n} tells its part of the story in \
+                 full sentences, with commas and clauses.</p><div>{n} of 4</div></div>"
+            )
+        };
+        let slides: String = (1..=4).map(slide).collect();
+        let html = format!(
+            "<html><body><article id=a><h1>Ten years of war</h1><p id=p>A short introduction \
+             to the gallery, in a sentence or two.</p><div id=g>{slides}</div></article>\
+             </body></html>"
+        );
+        let page = crate::page::page_from_html(&html, None);
+        let stats = Stats::compute(&page);
+        let mut facts = NodeFacts::new(&page.dom);
+        let id = |name: &str| page.dom.element_with_id(name).expect("the page has it");
+        let (article, gallery, intro) = (id("a"), id("g"), id("p"));
+        let slideshow_removed = |facts: &mut NodeFacts<'_>, core: NodeId| {
+            clean(&page, &stats, facts, &[article], core)
+                .iter()
+                .any(|r| r.reason == SLIDESHOW)
+        };
+        assert!(!slideshow_removed(&mut facts, gallery));
+        assert!(slideshow_removed(&mut facts, intro));
+    }
+
     #[test]
     fn media_are_images_and_frames_not_declared_icon_sized() {
         let holds = |inner: &str| {

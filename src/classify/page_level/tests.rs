@@ -2724,3 +2724,34 @@ fn bylined_comments(n: usize) -> String {
         })
         .collect()
 }
+
+/// A quiz inside the article whose "1 of 3" counters stand three boxes below its only picture:
+/// counters that far from any picture are a quiz's, not a gallery's, and the quiz stays (as
+/// it would not if the slideshow's pictures could stand any number of levels above its
+/// counters).
+#[test]
+fn counters_far_below_a_picture_are_no_slideshow() {
+    let question = |n: usize| {
+        format!(
+            "<div><div>{n} of 3</div><p>Question {n}: which river runs through the old \
+             capital, and which bridge was built over it first, in the years before the war?\
+             </p></div>"
+        )
+    };
+    let quiz: String = (1..=3).map(question).collect();
+    let html = format!(
+        "<html><head><title>Ten years of war</title></head><body>{NAV}<article>\
+         <h1>Ten years of war</h1>{}<div><img src=/quiz.jpg alt=''><div><div><div>{quiz}\
+         </div></div></div></div></article></body></html>",
+        paragraphs(0..6)
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Paragraph 5 "), "{kept:?}");
+    for n in 1..=3 {
+        assert!(
+            has(&kept, &format!("Question {n}: which river")),
+            "{kept:?}"
+        );
+    }
+}
