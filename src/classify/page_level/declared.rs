@@ -88,8 +88,30 @@ pub(super) fn parse_json_ld(page: &Page) -> Vec<serde_json::Value> {
     page.declared
         .json_ld
         .iter()
-        .filter_map(|&id| serde_json::from_str(&script_text(&page.dom, id)).ok())
+        .map(|&id| script_text(&page.dom, id))
+        .filter(|text| could_declare(text))
+        .filter_map(|text| serde_json::from_str(&text).ok())
         .collect()
+}
+
+/// What a JSON-LD document must spell somewhere to answer any question pith asks of it: a type
+/// it looks for ([`ARTICLE_TYPES`], [`DISCUSSION_TYPES`], [`PRODUCT_TYPES`], whose names these
+/// hold) or the `articleBody` key.
+const DECLARING_WORDS: &[&str] = &[
+    "Article",
+    "BlogPosting",
+    "DiscussionForumPosting",
+    "QAPage",
+    "Product",
+    "articleBody",
+];
+
+/// True when the raw JSON-LD `text` spells one of [`DECLARING_WORDS`]. Most of a page's
+/// documents name only its breadcrumbs, its publisher or its search box, and parsing them was
+/// most of what reading a page's declarations cost. (A document that spells its type with
+/// `\u` escapes is passed over: the types are plain ASCII words, and no publisher escapes them.)
+fn could_declare(text: &str) -> bool {
+    DECLARING_WORDS.iter().any(|word| text.contains(word))
 }
 
 /// A script's text: borrowed from its one text node (the usual case), else joined.
@@ -414,4 +436,42 @@ pub(super) fn body_blocks(
         })
         .collect();
     Some((region, verdicts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every type the declarations are read for is spelled by a word the pre-filter looks for:
+    /// a type added to a list without its word would be passed over unparsed.
+    #[test]
+    fn every_type_looked_for_passes_the_filter() {
+        for name in ARTICLE_TYPES
+            .iter()
+            .chain(DISCUSSION_TYPES)
+            .chain(PRODUCT_TYPES)
+            .chain(["articleBody"].iter())
+        {
+            assert!(
+                could_declare(&format!("{{\"@type\":\"{name}\"}}")),
+                "{name}"
+            );
+        }
+    }
+
+    /// Documents that name only a page's breadcrumbs or publisher are not parsed; one that
+    /// declares an article among them is, and answers.
+    #[test]
+    fn only_documents_that_could_declare_are_parsed() {
+        let html = r#"<html><head>
+            <script type="application/ld+json">{"@type":"BreadcrumbList","itemListElement":[]}</script>
+            <script type="application/ld+json">{"@type":"Organization","name":"Daily"}</script>
+            <script type="application/ld+json">{"@type":"NewsArticle","headline":"Storm"}</script>
+            </head><body><p>Text.</p></body></html>"#;
+        let page = crate::page::page_from_html(html, None);
+        let documents = parse_json_ld(&page);
+        assert_eq!(documents.len(), 1, "{documents:?}");
+        assert!(declares_article(&page, &documents));
+        assert!(!declares_discussion(&page, &documents));
+    }
 }
