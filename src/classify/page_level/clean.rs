@@ -265,16 +265,13 @@ fn opens_related(text: &str) -> bool {
         .any(|o| after_opening(&lower, o).is_some())
 }
 
-/// The innermost quotation `id` sits in (itself included): a `<blockquote>`, or a box whose
-/// class names a quote (`bbCodeBlock--quote`, `quotecontent`), as forums mark a reply's quote of
-/// an earlier post.
-pub(super) fn quotation_around(dom: &Dom, id: NodeId) -> Option<NodeId> {
-    std::iter::successors(Some(id), |&n| dom.parent(n)).find(|&n| {
-        dom.is_html(n, &local_name!("blockquote"))
-            || dom
-                .attr(n, "class")
-                .is_some_and(|c| name_holds(c, b"quote"))
-    })
+/// True when `id` is a quotation: a `<blockquote>`, or a box whose class names a quote
+/// (`bbCodeBlock--quote`, `quotecontent`), as forums mark a reply's quote of an earlier post.
+pub(super) fn is_quotation_element(dom: &Dom, id: NodeId) -> bool {
+    dom.is_html(id, &local_name!("blockquote"))
+        || dom
+            .attr(id, "class")
+            .is_some_and(|c| name_holds(c, b"quote"))
 }
 
 /// Finds the subtrees to remove inside `containers`, as pre-order intervals sorted by start.

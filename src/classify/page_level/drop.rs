@@ -4,7 +4,7 @@
 use super::select::NodeFacts;
 use super::{ArticleExtraction, clean, hints, is_headline, page_label};
 use crate::classify::{Label, Verdict};
-use crate::dom::NodeId;
+use crate::dom::{Dom, NodeId};
 use crate::page::{Block, BlockKind, Page};
 
 /// The reason of a shop's customer review.
@@ -83,11 +83,12 @@ pub(super) fn quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> 
     // Quotations with a repeated line, and those with a line said here first.
     let mut repeating = std::collections::HashSet::new();
     let mut saying = std::collections::HashSet::new();
+    let mut quotations = QuotationsAround::new(dom);
     for (block, label) in page.blocks.iter().zip(extraction.labels.iter_mut()) {
         if !candidate(block, label) {
             continue;
         }
-        let quotation = clean::quotation_around(dom, block.node);
+        let quotation = quotations.around(block.node);
         if !said.insert(block.hash)
             && let Some(quotation) = quotation
         {
@@ -95,9 +96,11 @@ pub(super) fn quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> 
             repeating.insert(quotation);
         } else {
             // A line said here first spares its quotation and every quotation around it.
-            saying.extend(std::iter::successors(quotation, |&q| {
-                dom.parent(q).and_then(|p| clean::quotation_around(dom, p))
-            }));
+            let mut at = quotation;
+            while let Some(q) = at {
+                saying.insert(q);
+                at = dom.parent(q).and_then(|p| quotations.around(p));
+            }
         }
     }
     // A quotation all of whose long lines repeat is a repeat as a whole: its attribution ("X
@@ -115,6 +118,53 @@ pub(super) fn quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> 
         }
     }
     extraction
+}
+
+/// The innermost quotation around each of a page's nodes (itself included, see
+/// [`clean::is_quotation_element`]), each worked out once: the blocks of a thread share their
+/// ancestors, and each ancestor's class is searched for `quote` once.
+struct QuotationsAround<'a> {
+    dom: &'a Dom,
+    /// Per node, once known: the quotation around it, if any.
+    known: Vec<Option<Option<NodeId>>>,
+}
+
+impl<'a> QuotationsAround<'a> {
+    fn new(dom: &'a Dom) -> Self {
+        QuotationsAround {
+            dom,
+            known: vec![None; dom.len()],
+        }
+    }
+
+    /// The innermost quotation around `id` (itself included), if any.
+    fn around(&mut self, id: NodeId) -> Option<NodeId> {
+        let dom = self.dom;
+        let mut path = Vec::new();
+        let mut answer = None;
+        let mut at = Some(id);
+        while let Some(n) = at {
+            match self.known.get(n as usize) {
+                Some(None) => {}
+                Some(&Some(known)) => {
+                    answer = known;
+                    break;
+                }
+                None => break,
+            }
+            if clean::is_quotation_element(dom, n) {
+                answer = Some(n);
+                self.known[n as usize] = Some(answer);
+                break;
+            }
+            path.push(n);
+            at = dom.parent(n);
+        }
+        for n in path {
+            self.known[n as usize] = Some(answer);
+        }
+        answer
+    }
 }
 
 /// The reason of a figure's caption.
