@@ -534,15 +534,26 @@ fn widen_if_starved(
     };
     let headline = headline(page, stats, facts, &[widening.region]);
     let picks = widen::keep(page, stats, facts, &widening, &first.labels);
+    // An article chosen before the region, beside it rather than around or inside it, is the
+    // page's opening (a course's details above its schedule, a product's summary above its
+    // specifications): a reader wants both, and it keeps its labels. One chosen after the
+    // region (a footer's legal notice) was the wrong choice, and goes.
+    let opening = first.containers.first().copied().filter(|&c| {
+        widening.kept >= widen::ARTICLE_WORDS && stats.get(c).end <= stats.get(widening.region).pre
+    });
     let labels = relabel(
         picks,
         first.labels,
         headline,
-        Outside::Goes("widened: outside the page's prose region"),
+        if opening.is_some() {
+            Outside::KeepsItsLabel
+        } else {
+            Outside::Goes("widened: outside the page's prose region")
+        },
     );
     ArticleExtraction {
         labels,
-        containers: vec![widening.region],
+        containers: std::iter::once(widening.region).chain(opening).collect(),
     }
 }
 

@@ -2755,3 +2755,70 @@ fn counters_far_below_a_picture_are_no_slideshow() {
         );
     }
 }
+
+/// The page of [`widening_keeps_an_opening_chosen_before_the_region`]: a headline, a line
+/// asking for a subscription (`#signup`), a box of two paragraphs (`#intro`), a box of ten
+/// (`#schedule`), and a box of two more (`#legal`).
+fn opening_schedule_and_notice() -> Page {
+    let html = format!(
+        "<html><head><title>Algorithms for data science</title></head><body>{NAV}\
+         <h1>Algorithms for data science</h1><div id=signup><p>Subscribe today for full \
+         access to every course.</p></div><div id=intro>{}</div>\
+         <div id=schedule>{}</div><div id=legal>{}</div></body></html>",
+        paragraphs(0..2),
+        paragraphs(2..12),
+        paragraphs(12..14),
+    );
+    let base = Url::parse("https://example.com/courses/224").ok();
+    page_from_html(&html, base.as_ref())
+}
+
+/// What widening keeps of `page` when the first extraction chose the box with id `chosen`
+/// (its blocks and the headline content, every other block boilerplate).
+fn widened_from(page: &Page, chosen: &str) -> Vec<String> {
+    let dom = &page.dom;
+    let container = dom.element_with_id(chosen).expect("the page has the box");
+    let stats = Stats::compute(page);
+    let mut facts = NodeFacts::new(dom);
+    let labels = page
+        .blocks
+        .iter()
+        .map(|b| {
+            let inside = stats.contains(container, b.node);
+            if inside || matches!(b.kind, crate::page::BlockKind::Heading(1)) {
+                page_label(Verdict::Content, "chosen".into())
+            } else {
+                page_label(Verdict::Boilerplate, "not chosen".into())
+            }
+        })
+        .collect();
+    let first = ArticleExtraction {
+        labels,
+        containers: vec![container],
+    };
+    let x = widen_if_starved(page, &stats, &mut facts, first);
+    kept(page, &x)
+}
+
+/// When the page's prose stands in a region after the box first chosen, widening keeps the
+/// region and that box both: the box is the page's opening. A box chosen after the region (a
+/// notice at the page's end), or one too short to be an article (a subscription line), was the
+/// wrong choice, and goes.
+#[test]
+fn widening_keeps_an_opening_chosen_before_the_region() {
+    let page = opening_schedule_and_notice();
+    let kept = widened_from(&page, "intro");
+    for n in 0..12 {
+        assert!(has(&kept, &format!("Paragraph {n} ")), "{kept:?}");
+    }
+    let kept = widened_from(&page, "legal");
+    for n in 2..12 {
+        assert!(has(&kept, &format!("Paragraph {n} ")), "{kept:?}");
+    }
+    for n in 12..14 {
+        assert!(!has(&kept, &format!("Paragraph {n} ")), "{kept:?}");
+    }
+    let kept = widened_from(&page, "signup");
+    assert!(has(&kept, "Paragraph 11 "), "{kept:?}");
+    assert!(!has(&kept, "Subscribe today"), "{kept:?}");
+}
