@@ -563,8 +563,21 @@ pub fn name_holds_any(value: &str, words: &[&str]) -> bool {
     if words.iter().any(|w| w.is_empty()) {
         return true;
     }
+    // The words' first letters as a set of bytes, both cases: most bytes of a long class list
+    // start none of the words and cost one look-up, whether or not the caller's word list was
+    // folded into this function at compile time.
+    let mut starts = [false; 256];
+    for word in words {
+        if let Some(&first) = word.as_bytes().first() {
+            starts[usize::from(first)] = true;
+            starts[usize::from(first.to_ascii_uppercase())] = true;
+        }
+    }
     let haystack = value.as_bytes();
     haystack.iter().enumerate().any(|(at, &b)| {
+        if !starts[usize::from(b)] {
+            return false;
+        }
         let b = b.to_ascii_lowercase();
         words.iter().any(|word| {
             let word = word.as_bytes();
