@@ -533,23 +533,24 @@ fn widen_if_starved(
         return first;
     };
     let headline = headline(page, stats, facts, &[widening.region]);
-    let picks = widen::keep(page, stats, facts, &widening, &first.labels);
-    // An article chosen before the region, beside it rather than around or inside it, is the
-    // page's opening (a course's details above its schedule, a product's summary above its
-    // specifications): a reader wants both, and it keeps its labels. One chosen after the
-    // region (a footer's legal notice) was the wrong choice, and goes.
-    let opening = first.containers.first().copied().filter(|&c| {
-        widening.kept >= widen::ARTICLE_WORDS && stats.get(c).end <= stats.get(widening.region).pre
-    });
+    let mut picks = widen::keep(page, stats, facts, &widening, &first.labels);
+    let opening = widen::opening_before(page, stats, &widening, &first);
+    if let Some(opening) = opening {
+        let kept = page.blocks.iter().zip(&first.labels).zip(picks.iter_mut());
+        for ((block, label), pick) in kept {
+            if matches!(pick, Pick::Outside)
+                && label.is_content()
+                && stats.contains(opening, block.node)
+            {
+                *pick = Pick::Keep(widen::OPENING.into());
+            }
+        }
+    }
     let labels = relabel(
         picks,
         first.labels,
         headline,
-        if opening.is_some() {
-            Outside::KeepsItsLabel
-        } else {
-            Outside::Goes("widened: outside the page's prose region")
-        },
+        Outside::Goes("widened: outside the page's prose region"),
     );
     ArticleExtraction {
         labels,

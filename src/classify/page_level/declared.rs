@@ -96,13 +96,15 @@ pub(super) fn parse_json_ld(page: &Page) -> Vec<serde_json::Value> {
 
 /// What a JSON-LD document must spell somewhere to answer any question pith asks of it: a type
 /// it looks for ([`ARTICLE_TYPES`], [`DISCUSSION_TYPES`], [`PRODUCT_TYPES`], whose names these
-/// hold) or the `articleBody` key.
+/// hold), an offer (whose `itemOffered` may name by `@id` a product another document declares),
+/// or the `articleBody` key.
 const DECLARING_WORDS: &[&str] = &[
     "Article",
     "BlogPosting",
     "DiscussionForumPosting",
     "QAPage",
     "Product",
+    "Offer",
     "articleBody",
 ];
 
@@ -473,5 +475,19 @@ mod tests {
         assert_eq!(documents.len(), 1, "{documents:?}");
         assert!(declares_article(&page, &documents));
         assert!(!declares_discussion(&page, &documents));
+    }
+
+    /// A product declared in one document and offered by `@id` in another is for sale: the
+    /// offer's document spells no product type, and is parsed all the same.
+    #[test]
+    fn an_offer_naming_a_product_of_another_document_is_read() {
+        let html = r##"<html><head>
+            <script type="application/ld+json">{"@type":"Product","@id":"#p","name":"Kettle"}</script>
+            <script type="application/ld+json">{"@type":"Offer","itemOffered":{"@id":"#p"},"price":"30"}</script>
+            </head><body><p>Text.</p></body></html>"##;
+        let page = crate::page::page_from_html(html, None);
+        let documents = parse_json_ld(&page);
+        assert_eq!(documents.len(), 2, "{documents:?}");
+        assert!(declares_product(&page, &documents));
     }
 }

@@ -124,12 +124,14 @@ pub(super) fn quoted_repeats(page: &Page, mut extraction: ArticleExtraction) -> 
 /// [`clean::is_quotation_element`]), each worked out once: the blocks of a thread share their
 /// ancestors, and each ancestor's class is searched for `quote` once.
 struct QuotationsAround<'a> {
+    /// The page's DOM, whose ancestors are climbed.
     dom: &'a Dom,
     /// Per node, once known: the quotation around it, if any.
     known: Vec<Option<Option<NodeId>>>,
 }
 
 impl<'a> QuotationsAround<'a> {
+    /// Nothing known yet of `dom`'s nodes.
     fn new(dom: &'a Dom) -> Self {
         QuotationsAround {
             dom,

@@ -2757,34 +2757,39 @@ fn counters_far_below_a_picture_are_no_slideshow() {
 }
 
 /// The page of [`widening_keeps_an_opening_chosen_before_the_region`]: a headline, a line
-/// asking for a subscription (`#signup`), a box of two paragraphs (`#intro`), a box of ten
-/// (`#schedule`), and a box of two more (`#legal`).
+/// asking for a subscription (`#signup`), an offer in a dialog (`#offer`, two paragraphs), a box
+/// of two paragraphs (`#intro`), a box of thirty (`#schedule`), and a box of two more (`#legal`).
 fn opening_schedule_and_notice() -> Page {
     let html = format!(
         "<html><head><title>Algorithms for data science</title></head><body>{NAV}\
          <h1>Algorithms for data science</h1><div id=signup><p>Subscribe today for full \
-         access to every course.</p></div><div id=intro>{}</div>\
-         <div id=schedule>{}</div><div id=legal>{}</div></body></html>",
+         access to every course.</p></div><div id=offer role=dialog>{}</div>\
+         <div id=intro>{}</div><div id=schedule>{}</div><div id=legal>{}</div></body></html>",
+        paragraphs(40..42),
         paragraphs(0..2),
-        paragraphs(2..12),
-        paragraphs(12..14),
+        paragraphs(2..32),
+        paragraphs(32..34),
     );
     let base = Url::parse("https://example.com/courses/224").ok();
     page_from_html(&html, base.as_ref())
 }
 
-/// What widening keeps of `page` when the first extraction chose the box with id `chosen`
-/// (its blocks and the headline content, every other block boilerplate).
-fn widened_from(page: &Page, chosen: &str) -> Vec<String> {
+/// What widening makes of `page` when the first extraction chose the boxes with ids `chosen`
+/// (the first of them its main container): their blocks and the headline content, every other
+/// block boilerplate.
+fn widened_from(page: &Page, chosen: &[&str]) -> (Vec<String>, Vec<NodeId>) {
     let dom = &page.dom;
-    let container = dom.element_with_id(chosen).expect("the page has the box");
+    let boxes: Vec<NodeId> = chosen
+        .iter()
+        .map(|id| dom.element_with_id(id).expect("the page has the box"))
+        .collect();
     let stats = Stats::compute(page);
     let mut facts = NodeFacts::new(dom);
     let labels = page
         .blocks
         .iter()
         .map(|b| {
-            let inside = stats.contains(container, b.node);
+            let inside = boxes.iter().any(|&c| stats.contains(c, b.node));
             if inside || matches!(b.kind, crate::page::BlockKind::Heading(1)) {
                 page_label(Verdict::Content, "chosen".into())
             } else {
@@ -2794,31 +2799,65 @@ fn widened_from(page: &Page, chosen: &str) -> Vec<String> {
         .collect();
     let first = ArticleExtraction {
         labels,
-        containers: vec![container],
+        containers: boxes,
     };
     let x = widen_if_starved(page, &stats, &mut facts, first);
-    kept(page, &x)
+    (kept(page, &x), x.containers)
 }
 
 /// When the page's prose stands in a region after the box first chosen, widening keeps the
-/// region and that box both: the box is the page's opening. A box chosen after the region (a
-/// notice at the page's end), or one too short to be an article (a subscription line), was the
-/// wrong choice, and goes.
+/// region and that box both: the box is the page's opening, and says so. Only that box: a part
+/// of the first choice after the region goes. A box chosen after the region (a notice at the
+/// page's end), one too short to be an article (a subscription line), or one in a dialog (an
+/// offer) was the wrong choice, and goes.
 #[test]
 fn widening_keeps_an_opening_chosen_before_the_region() {
     let page = opening_schedule_and_notice();
-    let kept = widened_from(&page, "intro");
-    for n in 0..12 {
+    let id = |name: &str| {
+        page.dom
+            .element_with_id(name)
+            .expect("the page has the box")
+    };
+    let (kept, containers) = widened_from(&page, &["intro", "legal"]);
+    for n in 0..32 {
         assert!(has(&kept, &format!("Paragraph {n} ")), "{kept:?}");
     }
-    let kept = widened_from(&page, "legal");
-    for n in 2..12 {
-        assert!(has(&kept, &format!("Paragraph {n} ")), "{kept:?}");
-    }
-    for n in 12..14 {
+    for n in 32..34 {
         assert!(!has(&kept, &format!("Paragraph {n} ")), "{kept:?}");
     }
-    let kept = widened_from(&page, "signup");
-    assert!(has(&kept, "Paragraph 11 "), "{kept:?}");
-    assert!(!has(&kept, "Subscribe today"), "{kept:?}");
+    assert_eq!(kept.iter().filter(|k| k.contains("Algorithms")).count(), 1);
+    assert_eq!(containers, vec![id("schedule"), id("intro")]);
+    let stats = Stats::compute(&page);
+    let mut facts = NodeFacts::new(&page.dom);
+    let x = widen_if_starved(
+        &page,
+        &stats,
+        &mut facts,
+        ArticleExtraction {
+            labels: page
+                .blocks
+                .iter()
+                .map(|b| {
+                    let v = if stats.contains(id("intro"), b.node) {
+                        Verdict::Content
+                    } else {
+                        Verdict::Boilerplate
+                    };
+                    page_label(v, "chosen".into())
+                })
+                .collect(),
+            containers: vec![id("intro")],
+        },
+    );
+    assert_eq!(
+        reason_of(&page, &x, "Paragraph 1 ").as_deref(),
+        Some(format!("pith-page: {}", widen::OPENING).as_str())
+    );
+    for chosen in ["legal", "signup", "offer"] {
+        let (kept, _) = widened_from(&page, &[chosen]);
+        assert!(has(&kept, "Paragraph 31 "), "{chosen}: {kept:?}");
+        for gone in ["Paragraph 32 ", "Subscribe today", "Paragraph 40 "] {
+            assert!(!has(&kept, gone), "{chosen}: {kept:?}");
+        }
+    }
 }

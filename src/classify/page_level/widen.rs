@@ -225,6 +225,48 @@ pub(super) fn starved(
     })
 }
 
+/// The reason of the blocks [`opening_before`] keeps beside the widened region.
+pub(super) const OPENING: &str =
+    "widened: the article chosen first, before the page's prose region, is its opening";
+
+/// The box the first extraction chose, when it is the page's opening rather than a wrong choice:
+/// it stands wholly before the widened region (a course's details above its lecture table, a
+/// product's summary above its key points), it kept an article's worth of prose of its own
+/// ([`ARTICLE_WORDS`]), and it is not in furniture (a modal that is a dialog or names a consent
+/// manager). A box chosen after the region (a footer's legal notice), or too short to be an
+/// article (a subscription line), was the wrong choice, and only the region is kept. (One of
+/// many alike boxes may be an opening: a course page's sections are alike boxes, and the teaser
+/// of a list the region holds stands inside the region, not before it.)
+pub(super) fn opening_before(
+    page: &Page,
+    stats: &Stats,
+    widening: &Widening,
+    first: &super::ArticleExtraction,
+) -> Option<NodeId> {
+    let dom = &page.dom;
+    let &chosen = first.containers.first()?;
+    if stats.get(chosen).end > stats.get(widening.region).pre {
+        return None;
+    }
+    let prose: u32 = page
+        .blocks
+        .iter()
+        .zip(&first.labels)
+        .filter(|(block, label)| {
+            label.is_content() && stats::is_prose(block) && stats.contains(chosen, block.node)
+        })
+        .map(|(block, _)| block.words)
+        .sum();
+    if prose < ARTICLE_WORDS
+        || std::iter::once(chosen)
+            .chain(dom.ancestors(chosen))
+            .any(|n| is_furniture_element(dom, n))
+    {
+        return None;
+    }
+    Some(chosen)
+}
+
 /// Which blocks the widened region keeps: its text and images, but for what sits in furniture,
 /// in a comment section or in a box named for what stands around an article (see
 /// [`sets_apart_as_surroundings`]), and for remarks on posts, furniture lines and lines that are
