@@ -17,6 +17,7 @@ use builder::BlockBuilder;
 pub(crate) use builder::{UnspacedRun, is_cjk, is_cjk_punctuation, is_unspaced};
 pub(crate) use elements::is_hidden_element;
 pub use elements::{BLOCK_LEVEL_ELEMENTS, is_inline_element, is_skipped_element};
+pub(crate) use images::declares_size_at_most;
 
 /// The identity of a block for repeat counting: MD5 of the block's letters only (Unicode-aware),
 /// lower-cased, of which the first 8 bytes are kept (see README.md for why collisions do not matter).

@@ -533,19 +533,7 @@ fn widen_if_starved(
         return first;
     };
     let headline = headline(page, stats, facts, &[widening.region]);
-    let mut picks = widen::keep(page, stats, facts, &widening, &first.labels);
-    let opening = widen::opening_before(page, stats, &widening, &first);
-    if let Some(opening) = opening {
-        let kept = page.blocks.iter().zip(&first.labels).zip(picks.iter_mut());
-        for ((block, label), pick) in kept {
-            if matches!(pick, Pick::Outside)
-                && label.is_content()
-                && stats.contains(opening, block.node)
-            {
-                *pick = Pick::Keep(widen::OPENING.into());
-            }
-        }
-    }
+    let picks = widen::keep(page, stats, facts, &widening, &first.labels);
     let labels = relabel(
         picks,
         first.labels,
@@ -554,7 +542,9 @@ fn widen_if_starved(
     );
     ArticleExtraction {
         labels,
-        containers: std::iter::once(widening.region).chain(opening).collect(),
+        containers: std::iter::once(widening.region)
+            .chain(widening.opening)
+            .collect(),
     }
 }
 
@@ -805,7 +795,8 @@ fn comments_span(
             // the section's heading band: the comments follow it, each with its byline (see
             // [`PARAGRAPHS_PER_BYLINE`]).
             let box_start = boxed.map_or(index, |b| stats.get(b).first_block as usize);
-            let heading_band = box_end > index + 1
+            let box_holds_more = box_end > index + 1;
+            let heading_band = box_holds_more
                 && page.blocks.get(box_start..box_end).is_some_and(|band| {
                     band.iter()
                         .enumerate()
@@ -816,7 +807,7 @@ fn comments_span(
                     let prose = after.iter().filter(|b| stats::is_prose(b)).count();
                     bylines >= BYLINES_AFTER_A_BAND && bylines * PARAGRAPHS_PER_BYLINE >= prose
                 });
-            let span = if box_end > index + 1 && !heading_band {
+            let span = if box_holds_more && !heading_band {
                 index..box_end
             } else {
                 index..end

@@ -100,10 +100,54 @@ pub(super) fn srcset_source(dom: &Dom, id: NodeId) -> Option<&str> {
 
 /// True for tracking pixels and spacers: a `width` or `height` attribute of at most 2 pixels.
 pub(super) fn is_tiny(dom: &Dom, id: NodeId) -> bool {
-    ["width", "height"].iter().any(|a| {
-        dom.attr(id, a).is_some_and(|v| {
-            let v = v.trim().trim_end_matches("px").trim();
-            v.parse::<f64>().is_ok_and(|n| n <= 2.0)
-        })
+    declares_size_at_most(dom, id, 2.0)
+}
+
+/// True when the element's `width` or `height` attribute declares at most `pixels`: a spacer
+/// or a tracking pixel at 2, an icon at a few dozen. A value is read as HTML reads a dimension,
+/// from its leading digits and their fraction (`16`, `16px`, `16 px`, `16.5`); a percentage is
+/// no size in pixels, and a value without leading digits declares none.
+pub(crate) fn declares_size_at_most(dom: &Dom, id: NodeId, pixels: f64) -> bool {
+    ["width", "height"].iter().any(|side| {
+        dom.attr(id, side)
+            .and_then(declared_pixels)
+            .is_some_and(|size| size <= pixels)
     })
+}
+
+/// The pixels a dimension attribute's `value` declares, if it declares any (see
+/// [`declares_size_at_most`]).
+fn declared_pixels(value: &str) -> Option<f64> {
+    let value = value.trim();
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let whole = digits(value);
+    if whole == 0 {
+        return None;
+    }
+    let mut end = whole;
+    if let Some(fraction) = value[whole..].strip_prefix('.') {
+        end += 1 + digits(fraction);
+    }
+    if value[end..].trim_start().starts_with('%') {
+        return None;
+    }
+    value[..end].trim_end_matches('.').parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::declared_pixels;
+
+    #[test]
+    fn a_dimension_is_read_from_its_leading_digits() {
+        assert_eq!(declared_pixels("16"), Some(16.0));
+        assert_eq!(declared_pixels(" 16px "), Some(16.0));
+        assert_eq!(declared_pixels("16 px"), Some(16.0));
+        assert_eq!(declared_pixels("16.5"), Some(16.5));
+        assert_eq!(declared_pixels("2."), Some(2.0));
+        assert_eq!(declared_pixels("100%"), None);
+        assert_eq!(declared_pixels("50 %"), None);
+        assert_eq!(declared_pixels("auto"), None);
+        assert_eq!(declared_pixels(""), None);
+    }
 }

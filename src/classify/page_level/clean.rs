@@ -556,30 +556,14 @@ fn removal_reason(
 }
 
 /// Width or height, in pixels, up to which an image is an icon or a tracking pixel, not media.
-const ICON_PIXELS: u32 = 32;
+const ICON_PIXELS: f64 = 32.0;
 
 /// True when `id` holds media: an `<img>` or an `<iframe>` not declared icon-sized (see
 /// [`ICON_PIXELS`]; a lazy image without a source yet is media too, a tracking frame of no size
 /// is not), or a `<picture>` or `<video>`. A `<figure>` alone does not count: blogs set code
 /// samples and pull quotes in figures.
 fn holds_media(dom: &Dom, id: NodeId) -> bool {
-    // HTML reads a dimension from its leading digits (`16`, `16px`, `16.5`); a percentage is
-    // no size in pixels.
-    let icon_sized = |n: NodeId| {
-        ["width", "height"].iter().any(|side| {
-            dom.attr(n, side).is_some_and(|value| {
-                let value = value.trim();
-                let digits =
-                    value.len() - value.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-                let percent = value[digits..].trim_start().starts_with('%');
-                digits > 0
-                    && !percent
-                    && value[..digits]
-                        .parse::<u32>()
-                        .is_ok_and(|px| px <= ICON_PIXELS)
-            })
-        })
-    };
+    let icon_sized = |n: NodeId| crate::page::declares_size_at_most(dom, n, ICON_PIXELS);
     dom.descendants(id).any(|n| {
         dom.local_name(n).is_some_and(|name| match *name {
             local_name!("img") | local_name!("iframe") => !icon_sized(n),

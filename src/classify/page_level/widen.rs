@@ -39,6 +39,9 @@ pub(super) struct Widening {
     pub page: u32,
     /// Prose words inside the region.
     pub inside: u32,
+    /// The box first chosen, when it is the page's opening and stays beside the region (see
+    /// [`opening_before`]).
+    pub opening: Option<NodeId>,
 }
 
 /// True for elements whose text is navigation or page furniture wherever they stand (a consent
@@ -222,10 +225,12 @@ pub(super) fn starved(
         kept,
         page: total,
         inside,
+        opening: opening_before(page, stats, region, labels, containers),
     })
 }
 
-/// The reason of the blocks [`opening_before`] keeps beside the widened region.
+/// The reason of the blocks of the opening (see [`opening_before`]) kept beside the widened
+/// region.
 pub(super) const OPENING: &str =
     "widened: the article chosen first, before the page's prose region, is its opening";
 
@@ -237,21 +242,22 @@ pub(super) const OPENING: &str =
 /// article (a subscription line), was the wrong choice, and only the region is kept. (One of
 /// many alike boxes may be an opening: a course page's sections are alike boxes, and the teaser
 /// of a list the region holds stands inside the region, not before it.)
-pub(super) fn opening_before(
+fn opening_before(
     page: &Page,
     stats: &Stats,
-    widening: &Widening,
-    first: &super::ArticleExtraction,
+    region: NodeId,
+    labels: &[Label],
+    containers: &[NodeId],
 ) -> Option<NodeId> {
     let dom = &page.dom;
-    let &chosen = first.containers.first()?;
-    if stats.get(chosen).end > stats.get(widening.region).pre {
+    let &chosen = containers.first()?;
+    if stats.get(chosen).end > stats.get(region).pre {
         return None;
     }
     let prose: u32 = page
         .blocks
         .iter()
-        .zip(&first.labels)
+        .zip(labels)
         .filter(|(block, label)| {
             label.is_content() && stats::is_prose(block) && stats.contains(chosen, block.node)
         })
@@ -270,7 +276,8 @@ pub(super) fn opening_before(
 /// Which blocks the widened region keeps: its text and images, but for what sits in furniture,
 /// in a comment section or in a box named for what stands around an article (see
 /// [`sets_apart_as_surroundings`]), and for remarks on posts, furniture lines and lines that are
-/// nothing but links; and the headline wherever it stands.
+/// nothing but links; the headline wherever it stands; and outside the region, what the first
+/// extraction kept of the opening beside it, if there is one (see [`opening_before`]).
 pub(super) fn keep(
     page: &Page,
     stats: &Stats,
@@ -297,7 +304,15 @@ pub(super) fn keep(
         .map(|(index, block)| {
             let pre = stats.get(block.node).pre;
             if pre < region.pre || pre >= region.end {
-                return Pick::Outside;
+                // The opening keeps what the first extraction kept of it.
+                let in_opening = widening
+                    .opening
+                    .is_some_and(|o| stats.contains(o, block.node));
+                return if in_opening && first.get(index).is_some_and(Label::is_content) {
+                    Pick::Keep(OPENING.into())
+                } else {
+                    Pick::Outside
+                };
             }
             match ancestor_mark(dom, &mut set_apart, block.node, widening.region, |n| {
                 if is_furniture_element(dom, n) {
@@ -574,6 +589,7 @@ mod tests {
             kept: 0,
             page: 0,
             inside: 0,
+            opening: None,
         };
         let first = labels_keeping(&page, &[]);
         keep(&page, &stats, &mut facts, &widening, &first)
