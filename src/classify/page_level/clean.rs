@@ -534,6 +534,7 @@ fn removal_reason(
         && a.prose == 0
         && !long_items
         && !(a.words >= 20 && ld < 0.8)
+        && !is_sentence_citing_one_link(page, stats, id)
     {
         return Some(format!("removed: link-dense block ({ld:.2})"));
     }
@@ -553,6 +554,45 @@ fn removal_reason(
         return Some("removed: related heading".into());
     }
     None
+}
+
+/// Fewest words outside the link for a paragraph to be a sentence around it.
+const SENTENCE_OWN_WORDS: u32 = 3;
+
+/// True when `id` is a paragraph (`<p>`) that is a sentence of the article linking one thing:
+/// one block that ends as a sentence ends (`.`, `!`, `?`, before closing quotes or brackets),
+/// holds a single link, and has words of its own around it ([`SENTENCE_OWN_WORDS`]). "See
+/// function scopes and closures for more information." and "The suspect, Michael Webb, was
+/// convicted." with a link on the name are the article's text, however much of them is the link.
+/// A menu, a list of related stories or a line of social links ("Follow us on Facebook, Twitter
+/// and YouTube.") links several things, and a linked title ("Read more: …") does not end as a
+/// sentence does. (A line that is almost all link still goes, as link text.)
+fn is_sentence_citing_one_link(page: &Page, stats: &Stats, id: NodeId) -> bool {
+    let dom = &page.dom;
+    let a = stats.get(id);
+    if a.blocks != 1
+        || a.words < a.link_words + SENTENCE_OWN_WORDS
+        || dom
+            .local_name(id)
+            .is_none_or(|name| *name != local_name!("p"))
+    {
+        return false;
+    }
+    let ends_as_sentence = page
+        .blocks
+        .get(a.first_block as usize)
+        .is_some_and(|block| {
+            block
+                .text
+                .trim_end_matches(['"', '\'', ')', ']', '\u{201d}', '\u{2019}', '\u{bb}'])
+                .ends_with(['.', '!', '?'])
+        });
+    ends_as_sentence
+        && dom
+            .descendants(id)
+            .filter(|&n| dom.local_name(n).is_some_and(|t| *t == local_name!("a")))
+            .nth(1)
+            .is_none()
 }
 
 /// Width or height, in pixels, up to which an image is an icon or a tracking pixel, not media.

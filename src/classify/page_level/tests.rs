@@ -1796,6 +1796,48 @@ fn an_opening_leaves_out_what_a_container_would_and_ends_at_a_teaser() {
 }
 
 #[test]
+fn a_sentence_linking_one_thing_stays_a_line_of_links_goes() {
+    // Half of each sentence below is its link: by link density alone each would go as a
+    // link-dense block. One link inside a sentence is a citation; several, or a linked title
+    // that ends as no sentence ends, are links.
+    let html = format!(
+        "<html><head><title>Functions - Guide</title></head><body>{NAV}<article>\
+         <h1>Functions</h1>{}\
+         <p>See <a href=/scopes>function scopes and closures</a> for more information.</p>{}\
+         <p>The suspect, <a href=/webb>Michael Webb of Ohio</a>, was convicted.</p>\
+         <p>Follow our newsroom on <a href=/f>Facebook</a>, <a href=/t>Twitter</a>, \
+         <a href=/i>Instagram</a>, <a href=/k>TikTok</a> and <a href=/y>YouTube</a>.</p>\
+         <p>Read more from our newsroom: <a href=/other>Another story about the caches</a></p>\
+         <p><a href=/guide>The guide to functions</a>, read it.</p>\
+         <p>Start with <a href=/long>the long and complete guide to every kind of function \
+         the language has</a> here.</p>\
+         </article></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "for more information."), "{k:?}");
+    assert!(has(&k, "was convicted."), "a link inside: {k:?}");
+    assert!(!has(&k, "Follow our newsroom"), "several links: {k:?}");
+    assert!(!has(&k, "Read more from"), "no sentence's end: {k:?}");
+    assert!(
+        !has(&k, "The guide to functions"),
+        "two words of its own: {k:?}"
+    );
+    assert!(
+        reason_of(&page, &x, "Start with").is_some_and(|r| r.contains("link text")),
+        "mostly its link: {:?}",
+        reason_of(&page, &x, "Start with")
+    );
+    assert!(
+        reason_of(&page, &x, "Follow our newsroom").is_some_and(|r| r.contains("link-dense block")),
+        "{:?}",
+        reason_of(&page, &x, "Follow our newsroom")
+    );
+}
+
+#[test]
 fn a_heading_with_a_link_button_and_the_entry_it_heads_stay_a_widget_of_buttons_goes() {
     // Substack puts a button that copies the section's link in each section heading, Stripe's
     // API reference one in each attribute's heading.
