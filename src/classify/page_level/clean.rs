@@ -559,13 +559,14 @@ fn removal_reason(
 /// Fewest words outside the link for a paragraph to be a sentence around it.
 const SENTENCE_OWN_WORDS: u32 = 3;
 
-/// True when `id` is a paragraph (`<p>`) that is a sentence of the article linking one thing:
-/// one block that ends as a sentence ends (`.`, `!`, `?`, before closing quotes or brackets),
-/// holds a single link, and has words of its own around it ([`SENTENCE_OWN_WORDS`]). "See
-/// function scopes and closures for more information." and "The suspect, Michael Webb, was
-/// convicted." with a link on the name are the article's text, however much of them is the link.
-/// A menu, a list of related stories or a line of social links ("Follow us on Facebook, Twitter
-/// and YouTube.") links several things, and a linked title ("Read more: …") does not end as a
+/// True when `id` is a paragraph or a list entry (`<p>`, `<li>`) that is a sentence of the
+/// article linking one thing: one block that ends as a sentence ends (`.`, `!`, `?`, before
+/// closing quotes or brackets), holds a single link, and has words of its own around it
+/// ([`SENTENCE_OWN_WORDS`]). "See function scopes and closures for more information.", "The
+/// suspect, Michael Webb, was convicted." with a link on the name, or a step "Add external
+/// packages as dependencies." are the article's text, however much of them is the link. A menu,
+/// a list of related stories or a line of social links ("Follow us on Facebook, Twitter and
+/// YouTube.") links several things, and a linked title ("Read more: …") does not end as a
 /// sentence does. (A line that is almost all link still goes, as link text.)
 fn is_sentence_citing_one_link(page: &Page, stats: &Stats, id: NodeId) -> bool {
     let dom = &page.dom;
@@ -574,7 +575,7 @@ fn is_sentence_citing_one_link(page: &Page, stats: &Stats, id: NodeId) -> bool {
         || a.words < a.link_words + SENTENCE_OWN_WORDS
         || dom
             .local_name(id)
-            .is_none_or(|name| *name != local_name!("p"))
+            .is_none_or(|name| !matches!(*name, local_name!("p") | local_name!("li")))
     {
         return false;
     }

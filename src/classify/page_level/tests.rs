@@ -1805,6 +1805,10 @@ fn a_sentence_linking_one_thing_stays_a_line_of_links_goes() {
          <h1>Functions</h1>{}\
          <p>See <a href=/scopes>function scopes and closures</a> for more information.</p>{}\
          <p>The suspect, <a href=/webb>Michael Webb of Ohio</a>, was convicted.</p>\
+         <ul><li>Add <a href=/deps>external packages as dependencies</a> to the module.</li>\
+         <li>Upgrade or downgrade the versions of what the module depends on as needed, over \
+         time and as often as the project calls for it.</li>\
+         <li><a href=/a>Dependencies</a></li></ul>\
          <p>Follow our newsroom on <a href=/f>Facebook</a>, <a href=/t>Twitter</a>, \
          <a href=/i>Instagram</a>, <a href=/k>TikTok</a> and <a href=/y>YouTube</a>.</p>\
          <p>Read more from our newsroom: <a href=/other>Another story about the caches</a></p>\
@@ -1819,6 +1823,8 @@ fn a_sentence_linking_one_thing_stays_a_line_of_links_goes() {
     let k = kept(&page, &x);
     assert!(has(&k, "for more information."), "{k:?}");
     assert!(has(&k, "was convicted."), "a link inside: {k:?}");
+    assert!(has(&k, "Add external packages"), "a list's entry: {k:?}");
+    assert!(!k.iter().any(|l| l == "Dependencies"), "a bare link: {k:?}");
     assert!(!has(&k, "Follow our newsroom"), "several links: {k:?}");
     assert!(!has(&k, "Read more from"), "no sentence's end: {k:?}");
     assert!(
