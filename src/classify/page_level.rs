@@ -115,9 +115,9 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
 
 /// The steps after the container is chosen and cleaned: the declared body, widening, grids,
 /// a discussion's replies, the main region, then [`refine`]. When the page's declared body
-/// settles the article, only a discussion's replies and the quoted-repeat pass follow: the
-/// declared text is the article as its publisher wrote it, and the other steps would second-guess
-/// it.
+/// settles the article, only a discussion's replies and the quoted-repeat pass follow, or the
+/// author's biography goes: the declared text is the article as its publisher wrote it, and the
+/// other steps would second-guess it (a biography under it is no part of it).
 fn after_choice(
     page: &Page,
     stats: &Stats,
@@ -144,7 +144,7 @@ fn after_choice(
             let threaded = thread_replies(page, stats, facts, first, because);
             return drop::quoted_repeats(page, threaded);
         }
-        return first;
+        return drop::author_biography(page, stats, facts, first);
     }
     let widened = widen_if_starved(page, stats, facts, first);
     let gridded = grid_if_no_article(page, stats, facts, widened);
@@ -158,7 +158,7 @@ fn after_choice(
 
 /// The last steps, which refine what the chosen region keeps without choosing another: the
 /// article's opening above it, then the passes that drop quoted repeats, product reviews, figure
-/// captions and unrendered template lines.
+/// captions, the author's biography and unrendered template lines.
 fn refine(
     page: &Page,
     stats: &Stats,
@@ -169,7 +169,8 @@ fn refine(
     let unquoted = drop::quoted_repeats(page, opened);
     let reviewed = drop::product_reviews(page, facts, unquoted);
     let uncaptioned = drop::figure_captions(page, reviewed);
-    drop::unrendered_lines(page, uncaptioned)
+    let unsigned = drop::author_biography(page, stats, facts, uncaptioned);
+    drop::unrendered_lines(page, unsigned)
 }
 
 /// When the page declares its article's text (JSON-LD `articleBody`) and the extraction misses

@@ -303,6 +303,117 @@ pub(super) fn names_thread(dom: &Dom, container: NodeId) -> bool {
     })
 }
 
+/// Most words a name may have to be a person's: longer, the field holds a team or a credit line.
+const MAX_NAME_WORDS: usize = 5;
+
+/// The names the page declares as its authors' and that read as a person's ([`as_person_name`]):
+/// the `author` of each JSON-LD entry that describes the page (a name, a `Person` with its
+/// `name`, a list of them, or a reference by `@id` to a `Person` the documents describe), and
+/// the `<meta name="author">` in the page's head.
+pub(super) fn author_names(page: &Page, documents: &[serde_json::Value]) -> Vec<String> {
+    let mut named: Vec<(&str, &str)> = Vec::new();
+    for document in documents {
+        collect_named_ids(document, 0, &mut named);
+    }
+    let mut raw: Vec<String> = Vec::new();
+    for_each_page_entry(documents, |entry| {
+        let Some(author) = entry.get("author") else {
+            return;
+        };
+        let people: Vec<&serde_json::Value> = match author {
+            serde_json::Value::Array(list) => list.iter().collect(),
+            other => vec![other],
+        };
+        for person in people {
+            let name = match person {
+                serde_json::Value::String(name) => Some(name.as_str()),
+                serde_json::Value::Object(map) => map
+                    .get("name")
+                    .and_then(serde_json::Value::as_str)
+                    .or_else(|| {
+                        let id = map.get("@id")?.as_str()?;
+                        named.iter().find(|(i, _)| *i == id).map(|(_, n)| *n)
+                    }),
+                _ => None,
+            };
+            raw.extend(name.map(str::to_owned));
+        }
+    });
+    let dom = &page.dom;
+    let head = dom
+        .children(dom.root())
+        .find(|&n| dom.is_html(n, &local_name!("html")))
+        .and_then(|html| {
+            dom.children(html)
+                .find(|&n| dom.is_html(n, &local_name!("head")))
+        });
+    if let Some(head) = head {
+        for meta in dom
+            .children(head)
+            .filter(|&n| dom.is_html(n, &local_name!("meta")))
+        {
+            if dom
+                .attr(meta, "name")
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("author"))
+            {
+                raw.extend(dom.attr(meta, "content").map(str::to_owned));
+            }
+        }
+    }
+    let mut names: Vec<String> = raw.iter().filter_map(|r| as_person_name(r)).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// `raw` as a person's name, if it reads as one: two to [`MAX_NAME_WORDS`] words, the first
+/// capitalised and not "The" (a publisher: "The Associated Press"), no address in it; a credit's
+/// leading "By" is dropped. A single word is a handle or a brand as often as a first name.
+fn as_person_name(raw: &str) -> Option<String> {
+    let words: Vec<&str> = raw.split_whitespace().collect();
+    let words = match words.split_first() {
+        Some((first, rest)) if first.eq_ignore_ascii_case("by") => rest,
+        _ => &words[..],
+    };
+    let first = words.first()?;
+    let reads_as_name = (2..=MAX_NAME_WORDS).contains(&words.len())
+        && first.starts_with(char::is_uppercase)
+        && *first != "The"
+        && !words.iter().any(|w| w.contains('@') || w.contains("://"));
+    reads_as_name.then(|| words.join(" "))
+}
+
+/// Collects the `@id` and `name` of every object in `value` that has both, depth-bounded: what
+/// an entry's `"author": {"@id": …}` names is described elsewhere in the graph.
+fn collect_named_ids<'a>(
+    value: &'a serde_json::Value,
+    depth: u32,
+    out: &mut Vec<(&'a str, &'a str)>,
+) {
+    if depth > 8 {
+        return;
+    }
+    match value {
+        serde_json::Value::Object(map) => {
+            if let (Some(id), Some(name)) = (
+                map.get("@id").and_then(serde_json::Value::as_str),
+                map.get("name").and_then(serde_json::Value::as_str),
+            ) {
+                out.push((id, name));
+            }
+            for v in map.values() {
+                collect_named_ids(v, depth + 1, out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for v in items {
+                collect_named_ids(v, depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Keeps the longest `articleBody` string found in `value`, depth-bounded (JSON-LD nests
 /// `@graph` arrays, never deeply).
 fn find_article_body(value: &serde_json::Value, depth: u32, best: &mut Option<String>) {
@@ -489,5 +600,47 @@ mod tests {
         let documents = parse_json_ld(&page);
         assert_eq!(documents.len(), 2, "{documents:?}");
         assert!(declares_product(&page, &documents));
+    }
+    /// An article's author is read as JSON-LD writes it (a `Person`, a list of them, a
+    /// reference by `@id` into the graph) and from the head's `<meta name="author">`; a
+    /// publisher, a handle or a credit line is no person's name.
+    #[test]
+    fn the_authors_a_page_declares_are_read_as_names() {
+        let names = |head: &str| {
+            let html = format!("<html><head>{head}</head><body><p>Text.</p></body></html>");
+            let page = crate::page::page_from_html(&html, None);
+            author_names(&page, &parse_json_ld(&page))
+        };
+        let ld = |json: &str| format!(r#"<script type="application/ld+json">{json}</script>"#);
+        assert_eq!(
+            names(&ld(
+                r#"{"@type":"NewsArticle","author":{"@type":"Person","name":"Jane Doe"}}"#
+            )),
+            ["Jane Doe"]
+        );
+        assert_eq!(
+            names(&ld(
+                r#"{"@type":"BlogPosting","author":[{"name":"Ann Lee"},"By Bo Chen","The Associated Press","Reuters"]}"#
+            )),
+            ["Ann Lee", "Bo Chen"]
+        );
+        assert_eq!(
+            names(&ld(
+                r##"{"@graph":[{"@type":"Article","author":{"@id":"#ann"}},{"@type":"Person","@id":"#ann","name":"Ann Lee"}]}"##
+            )),
+            ["Ann Lee"]
+        );
+        assert_eq!(
+            names(r#"<meta name="Author" content="Jean-Luc Aufranc (CNXSoft)">"#),
+            ["Jean-Luc Aufranc (CNXSoft)"]
+        );
+        assert!(names(r#"<meta name="author" content="Jane Doe jane@example.com">"#).is_empty());
+        assert!(
+            names(&ld(
+                r#"{"@type":"Organization","author":{"name":"Jane Doe"}}"#
+            ))
+            .is_empty(),
+            "a document that declares no article is not read"
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! all, whichever step kept them.
 
 use super::select::NodeFacts;
+use super::stats::Stats;
 use super::{ArticleExtraction, clean, hints, is_headline, page_label};
 use crate::classify::{Label, Verdict};
 use crate::dom::{Dom, NodeId};
@@ -186,6 +187,94 @@ pub(super) fn figure_captions(page: &Page, mut extraction: ArticleExtraction) ->
         }
     }
     extraction
+}
+
+/// The reason of an author's biography.
+const AUTHOR_BIOGRAPHY: &str =
+    "removed: the author's biography (it opens with the name the page declares as its author)";
+
+/// Fewest words of a biography: shorter, a line opening with the author's name is a byline.
+const BIOGRAPHY_WORDS: u32 = 12;
+
+/// Share of the kept words that stand before a biography: it closes the article.
+const BIOGRAPHY_AFTER: f32 = 0.75;
+
+/// Most words of a line heading a biography in its box ("About the author", the author's name
+/// and title).
+const BIOGRAPHY_HEAD_WORDS: u32 = 6;
+
+/// Drops the author's biography under the article ("Anurag is an experienced journalist who has
+/// covered tech for five years…"): a kept block of [`BIOGRAPHY_WORDS`] or more, in the last
+/// quarter of the kept text, that opens with the name the page declares as its author's (see
+/// [`super::declared::author_names`]), whole or by its first word, and the short lines heading
+/// it in a box of its own ([`BIOGRAPHY_HEAD_WORDS`]). It is about the writer, not the story, and
+/// the hand-made gold texts of the evaluation sets leave it out. An article about its own author
+/// opens with the name, not after three quarters of it; a byline or a credit ("Jane Doe
+/// contributed reporting.") is shorter than a biography.
+pub(super) fn author_biography(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    mut extraction: ArticleExtraction,
+) -> ArticleExtraction {
+    let is_text = |block: &Block| block.kind != BlockKind::Image;
+    let total: u32 = page
+        .blocks
+        .iter()
+        .zip(&extraction.labels)
+        .filter(|(b, l)| l.is_content() && is_text(b))
+        .map(|(b, _)| b.words)
+        .sum();
+    let mut before = 0u32;
+    let mut candidates = Vec::new();
+    for (index, (block, label)) in page.blocks.iter().zip(&extraction.labels).enumerate() {
+        if !label.is_content() || !is_text(block) {
+            continue;
+        }
+        if block.words >= BIOGRAPHY_WORDS && before as f32 >= BIOGRAPHY_AFTER * total as f32 {
+            candidates.push(index);
+        }
+        before += block.words;
+    }
+    if candidates.is_empty() {
+        return extraction;
+    }
+    let names = super::declared::author_names(page, facts.json_ld(page));
+    for index in candidates {
+        let bio = &page.blocks[index];
+        if !names.iter().any(|name| opens_with_name(&bio.text, name)) {
+            continue;
+        }
+        extraction.labels[index] = page_label(Verdict::Boilerplate, AUTHOR_BIOGRAPHY.into());
+        // The biography's box: the short lines right before it that share with it a box
+        // holding no other prose (its heading, the author's name and title).
+        for before in (0..index).rev() {
+            let block = &page.blocks[before];
+            if !extraction.labels[before].is_content() || block.kind == BlockKind::Image {
+                continue;
+            }
+            let shared = std::iter::once(block.node)
+                .chain(page.dom.ancestors(block.node))
+                .find(|&n| stats.contains(n, bio.node));
+            let alone = shared.is_some_and(|n| stats.get(n).prose_words <= bio.words);
+            if block.words > BIOGRAPHY_HEAD_WORDS || block.is_prose() || !alone {
+                break;
+            }
+            extraction.labels[before] = page_label(Verdict::Boilerplate, AUTHOR_BIOGRAPHY.into());
+        }
+    }
+    extraction
+}
+
+/// True when `text` opens with `name` (case as written), or with its first word: a biography
+/// names its subject in full ("Amanda Furrer, Editor, studied…") or by first name ("Anurag
+/// is…"). The name must end where a word ends ("Ann" does not open "Anna").
+fn opens_with_name(text: &str, name: &str) -> bool {
+    let ends_a_word = |rest: &str| rest.chars().next().is_none_or(|c| !c.is_alphanumeric());
+    let first = name.split_whitespace().next().unwrap_or(name);
+    [name, first]
+        .iter()
+        .any(|n| text.strip_prefix(n).is_some_and(&ends_a_word))
 }
 
 /// The reason of a line that still holds its template's placeholders.

@@ -1795,6 +1795,75 @@ fn an_opening_leaves_out_what_a_container_would_and_ends_at_a_teaser() {
     assert!(!has(&k, "third story about caches"), "{k:?}");
 }
 
+/// An article whose JSON-LD names its author, with `body` in its box after the headline.
+fn article_by_jane(body: &str) -> String {
+    format!(
+        "<html><head><title>Storm - Daily</title><script type=\"application/ld+json\">\
+         {{\"@type\":\"NewsArticle\",\"author\":{{\"@type\":\"Person\",\"name\":\"Jane Doe\"}}}}\
+         </script></head><body>{NAV}<article><h1>Storm</h1>{body}</article></body></html>"
+    )
+}
+
+#[test]
+fn the_declared_authors_biography_under_the_article_goes() {
+    let bio = "<div class=box><h4>About the author</h4><p>Jane Doe is a reporter who has \
+               covered the weather desk for ten years and writes the morning briefing.</p></div>";
+    let html = article_by_jane(&format!(
+        "{}<p>Jane Doe contributed reporting from Miami.</p>{bio}",
+        paragraphs(0..6)
+    ));
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 5 of the article"), "{k:?}");
+    assert!(has(&k, "contributed reporting"), "a byline: {k:?}");
+    assert!(!has(&k, "Jane Doe is a reporter"), "{k:?}");
+    assert!(!has(&k, "About the author"), "its box's heading: {k:?}");
+    assert!(
+        reason_of(&page, &x, "Jane Doe is a reporter").is_some_and(|r| r.contains("biography")),
+        "{:?}",
+        reason_of(&page, &x, "Jane Doe is a reporter")
+    );
+    // By first name too; not a paragraph naming somebody else, nor one the article opens with.
+    let html = article_by_jane(&format!(
+        "<p>Jane Doe is the forecaster who saw the storm first, three days before it came \
+         ashore.</p>{}<p>John Smith is a reporter who covers the harbour and wrote the \
+         second part.</p><p>Jane writes the morning briefing and has covered the weather \
+         desk for ten years.</p>",
+        paragraphs(0..6)
+    ));
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(
+        has(&k, "Jane Doe is the forecaster"),
+        "the article's own: {k:?}"
+    );
+    assert!(has(&k, "John Smith is a reporter"), "{k:?}");
+    assert!(!has(&k, "Jane writes the morning"), "{k:?}");
+    // Also where the page's declared text settles the article: the biography is no part of it.
+    let body: String = (0..6)
+        .map(|n| {
+            format!(
+                "Paragraph {n} of the article tells the story in full sentences, with commas, \
+                 clauses and details, so that it reads like the text a person came to read. "
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Storm - Daily</title><script type=\"application/ld+json\">\
+         {{\"@type\":\"NewsArticle\",\"articleBody\":\"{body}\",\
+         \"author\":{{\"name\":\"Jane Doe\"}}}}</script></head><body>{NAV}<article>\
+         <h1>Storm</h1>{}{bio}</article></body></html>",
+        paragraphs(0..6)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 5 of the article"), "{k:?}");
+    assert!(
+        !has(&k, "Jane Doe is a reporter"),
+        "a declared body's page: {k:?}"
+    );
+}
+
 #[test]
 fn a_sentence_linking_one_thing_stays_a_line_of_links_goes() {
     // Half of each sentence below is its link: by link density alone each would go as a
