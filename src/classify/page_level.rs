@@ -116,8 +116,8 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
 /// The steps after the container is chosen and cleaned: the declared body, widening, grids,
 /// a discussion's replies, the main region, then [`refine`]. When the page's declared body
 /// settles the article, only a discussion's replies and the quoted-repeat pass follow, or the
-/// author's biography goes: the declared text is the article as its publisher wrote it, and the
-/// other steps would second-guess it (a biography under it is no part of it).
+/// passes that drop what no article's text holds ([`drop_what_no_text_holds`]): the declared
+/// text is the article as its publisher wrote it, and the other steps would second-guess it.
 fn after_choice(
     page: &Page,
     stats: &Stats,
@@ -144,7 +144,7 @@ fn after_choice(
             let threaded = thread_replies(page, stats, facts, first, because);
             return drop::quoted_repeats(page, threaded);
         }
-        return drop::author_biography(page, stats, facts, first);
+        return drop_what_no_text_holds(page, stats, facts, first);
     }
     let widened = widen_if_starved(page, stats, facts, first);
     let gridded = grid_if_no_article(page, stats, facts, widened);
@@ -157,8 +157,8 @@ fn after_choice(
 }
 
 /// The last steps, which refine what the chosen region keeps without choosing another: the
-/// article's opening above it, then the passes that drop quoted repeats, product reviews, figure
-/// captions, the author's biography and unrendered template lines.
+/// article's opening above it, then the passes that drop quoted repeats and product reviews, and
+/// what no article's text holds ([`drop_what_no_text_holds`]).
 fn refine(
     page: &Page,
     stats: &Stats,
@@ -168,7 +168,20 @@ fn refine(
     let opened = lede::opening(page, stats, facts, extraction);
     let unquoted = drop::quoted_repeats(page, opened);
     let reviewed = drop::product_reviews(page, facts, unquoted);
-    let uncaptioned = drop::figure_captions(page, reviewed);
+    drop_what_no_text_holds(page, stats, facts, reviewed)
+}
+
+/// The passes that drop what no article's text holds, wherever the extraction came from: figure
+/// captions, the author's biography and unrendered template lines. They run also where the
+/// page's declared body settled the article: none of them is part of a body as its publisher
+/// wrote it, so dropping them second-guesses nothing.
+fn drop_what_no_text_holds(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    extraction: ArticleExtraction,
+) -> ArticleExtraction {
+    let uncaptioned = drop::figure_captions(page, extraction);
     let unsigned = drop::author_biography(page, stats, facts, uncaptioned);
     drop::unrendered_lines(page, unsigned)
 }

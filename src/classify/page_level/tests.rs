@@ -1839,7 +1839,12 @@ fn the_declared_authors_biography_under_the_article_goes() {
     );
     assert!(has(&k, "John Smith is a reporter"), "{k:?}");
     assert!(!has(&k, "Jane writes the morning"), "{k:?}");
-    // Also where the page's declared text settles the article: the biography is no part of it.
+}
+
+#[test]
+fn a_declared_bodys_article_loses_its_captions_and_its_authors_biography() {
+    // The JSON-LD articleBody agrees with the container, which settles the article; a figure's
+    // caption and the author's biography are no part of a body as its publisher wrote it.
     let body: String = (0..6)
         .map(|n| {
             format!(
@@ -1852,16 +1857,23 @@ fn the_declared_authors_biography_under_the_article_goes() {
         "<html><head><title>Storm - Daily</title><script type=\"application/ld+json\">\
          {{\"@type\":\"NewsArticle\",\"articleBody\":\"{body}\",\
          \"author\":{{\"name\":\"Jane Doe\"}}}}</script></head><body>{NAV}<article>\
-         <h1>Storm</h1>{}{bio}</article></body></html>",
-        paragraphs(0..6)
+         <h1>Storm</h1>{}<figure><img src=/bay.jpg><figcaption>The storm over the bay, seen \
+         from the pier at dawn.</figcaption></figure>{}<p>Jane Doe is a reporter who has \
+         covered the weather desk for ten years and writes the morning briefing.</p>\
+         </article></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6)
     );
     let (page, x) = run(&html);
     let k = kept(&page, &x);
     assert!(has(&k, "Paragraph 5 of the article"), "{k:?}");
     assert!(
-        !has(&k, "Jane Doe is a reporter"),
-        "a declared body's page: {k:?}"
+        reason_of(&page, &x, "Paragraph 5").is_some_and(|r| r.contains("main container")),
+        "the container's choice stands: {:?}",
+        reason_of(&page, &x, "Paragraph 5")
     );
+    assert!(!has(&k, "The storm over the bay"), "{k:?}");
+    assert!(!has(&k, "Jane Doe is a reporter"), "{k:?}");
 }
 
 #[test]
