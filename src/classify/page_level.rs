@@ -115,9 +115,11 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
 
 /// The steps after the container is chosen and cleaned: the declared body, widening, grids,
 /// a discussion's replies, the main region, then [`refine`]. When the page's declared body
-/// settles the article, only a discussion's replies and the quoted-repeat pass follow, or the
-/// passes that drop what no article's text holds ([`drop_what_no_text_holds`]): the declared
-/// text is the article as its publisher wrote it, and the other steps would second-guess it.
+/// settles the article, the declared text is the article as its publisher wrote it, and the
+/// other steps would second-guess it: on a discussion only its replies and the quoted-repeat pass
+/// follow; elsewhere, where the container's choice agreed with the body, only the passes that
+/// drop what no article's text holds ([`drop_what_no_text_holds`]); where the body's own blocks
+/// replaced the choice, nothing.
 fn after_choice(
     page: &Page,
     stats: &Stats,
@@ -137,14 +139,19 @@ fn after_choice(
     } else {
         None
     };
-    if settled {
+    if settled != Settled::Not {
         // A discussion's declared body is its first post alone: its replies still join it,
         // and a reply quoting that post does not repeat it.
         if let Some(because) = discussion {
             let threaded = thread_replies(page, stats, facts, first, because);
             return drop::quoted_repeats(page, threaded);
         }
-        return drop_what_no_text_holds(page, stats, facts, first);
+        // The container's choice agreed with the declared body: what it kept besides the body's
+        // text may still hold what no body holds. Blocks kept as the body's own text stay.
+        if settled == Settled::ByAgreement {
+            return drop_what_no_text_holds(page, stats, facts, first);
+        }
+        return first;
     }
     let widened = widen_if_starved(page, stats, facts, first);
     let gridded = grid_if_no_article(page, stats, facts, widened);
@@ -171,10 +178,11 @@ fn refine(
     drop_what_no_text_holds(page, stats, facts, reviewed)
 }
 
-/// The passes that drop what no article's text holds, wherever the extraction came from: figure
-/// captions, the author's biography and unrendered template lines. They run also where the
-/// page's declared body settled the article: none of them is part of a body as its publisher
-/// wrote it, so dropping them second-guesses nothing.
+/// The passes that drop what no article's text holds: figure captions, the author's biography
+/// and unrendered template lines. They run also where the container's choice agreed with the
+/// page's declared body, which settles the article: the choice keeps the body's text and may
+/// keep these besides. Where the declared body's own blocks replaced the choice, they do not:
+/// those blocks are kept for being the body's words.
 fn drop_what_no_text_holds(
     page: &Page,
     stats: &Stats,
@@ -186,17 +194,29 @@ fn drop_what_no_text_holds(
     drop::unrendered_lines(page, unsigned)
 }
 
+/// Whether, and how, the page's declared body settled the article (see [`follow_declared_body`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Settled {
+    /// No declared body, or one the page does not show: the steps after go on.
+    Not,
+    /// The container's choice agreed with the declared body, and stands.
+    ByAgreement,
+    /// The choice missed most of it, and the page's blocks that are its text replaced it.
+    ByTheBody,
+}
+
 /// When the page declares its article's text (JSON-LD `articleBody`) and the extraction misses
-/// most of it, keeps the page's blocks that are that text instead (see [`declared`]). The flag
-/// says whether the declared body settled the page (the extraction agreed with it, or follows
-/// it now): the steps after this one then leave it alone, but for a discussion's replies.
+/// most of it, keeps the page's blocks that are that text instead (see [`declared`]). The second
+/// value says whether the declared body settled the page, and how: the steps after this one then
+/// leave it alone, but for a discussion's replies and what no article's text holds
+/// ([`drop_what_no_text_holds`]).
 fn follow_declared_body(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     first: ArticleExtraction,
     entry_text: Option<&str>,
-) -> (ArticleExtraction, bool) {
+) -> (ArticleExtraction, Settled) {
     let declared = declared::article_body(facts.json_ld(page))
         .map(|b| (b, "the page's articleBody (JSON-LD)"))
         .or_else(|| {
@@ -205,13 +225,13 @@ fn follow_declared_body(
                 .map(|b| (b, "the feed entry's text"))
         });
     let Some((body, source)) = declared else {
-        return (first, false);
+        return (first, Settled::Not);
     };
     if declared::agrees(page, &first.labels, &body) {
-        return (first, true);
+        return (first, Settled::ByAgreement);
     }
     let Some((region, verdicts)) = declared::body_blocks(page, stats, &body) else {
-        return (first, false);
+        return (first, Settled::Not);
     };
     let why = format!(
         "declared: {source} has this text, in {}; the chosen container held less than {:.0}% \
@@ -239,7 +259,7 @@ fn follow_declared_body(
             labels,
             containers: vec![region],
         },
-        true,
+        Settled::ByTheBody,
     )
 }
 

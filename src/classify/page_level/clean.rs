@@ -10,7 +10,7 @@ use html5ever::local_name;
 use super::select::NodeFacts;
 use super::stats::Stats;
 use crate::dom::{Dom, Edge, NodeId, is_heading, name_holds};
-use crate::page::{Block, Page};
+use crate::page::{Block, BlockKind, Page};
 
 /// A subtree removed from a container, as its pre-order interval, with the reason.
 #[derive(Debug, Clone)]
@@ -556,18 +556,25 @@ fn removal_reason(
     None
 }
 
-/// Fewest words outside the link for a paragraph to be a sentence around it.
+/// Fewest words outside the link for a paragraph or a list's entry to be a sentence around it.
 const SENTENCE_OWN_WORDS: u32 = 3;
 
+/// Marks that end a sentence, in the scripts that print them (Latin, Chinese and Japanese,
+/// Devanagari, Arabic).
+const SENTENCE_ENDS: &[char] = &[
+    '.', '!', '?', '\u{3002}', '\u{ff01}', '\u{ff1f}', '\u{964}', '\u{61f}',
+];
+
 /// True when `id` is a paragraph or a list entry (`<p>`, `<li>`) that is a sentence of the
-/// article linking one thing: one block that ends as a sentence ends (`.`, `!`, `?`, before
-/// closing quotes or brackets), holds a single link, and has words of its own around it
-/// ([`SENTENCE_OWN_WORDS`]). "See function scopes and closures for more information.", "The
-/// suspect, Michael Webb, was convicted." with a link on the name, or a step "Add external
-/// packages as dependencies." are the article's text, however much of them is the link. A menu,
-/// a list of related stories or a line of social links ("Follow us on Facebook, Twitter and
-/// YouTube.") links several things, and a linked title ("Read more: …") does not end as a
-/// sentence does. (A line that is almost all link still goes, as link text.)
+/// article linking one thing: one text block, holding a single link and words of its own around
+/// it ([`SENTENCE_OWN_WORDS`]), that ends as a sentence ends ([`SENTENCE_ENDS`], before closing
+/// quotes or brackets; not an ellipsis) after the link, so that the link stands inside the
+/// sentence. "See function scopes and closures for more information.", "The suspect, Michael
+/// Webb, was convicted." with a link on the name, or a step "Add external packages as
+/// dependencies." are the article's text, though half of them or more is the link. A menu, a
+/// list of related stories or a line of social links ("Follow us on Facebook, Twitter and
+/// YouTube.") links several things, and a linked title ("Read more: …", "Next: Will the Fed cut
+/// rates?") ends inside its link. (A line that is almost all link still goes, as link text.)
 fn is_sentence_citing_one_link(page: &Page, stats: &Stats, id: NodeId) -> bool {
     let dom = &page.dom;
     let a = stats.get(id);
@@ -579,21 +586,36 @@ fn is_sentence_citing_one_link(page: &Page, stats: &Stats, id: NodeId) -> bool {
     {
         return false;
     }
-    let ends_as_sentence = page
+    let mut links = dom
+        .descendants(id)
+        .filter(|&n| dom.local_name(n).is_some_and(|t| *t == local_name!("a")));
+    let (Some(link), None) = (links.next(), links.next()) else {
+        return false;
+    };
+    // The block's text, an inline image before it passed over.
+    let Some(block) = page
         .blocks
-        .get(a.first_block as usize)
-        .is_some_and(|block| {
-            block
-                .text
-                .trim_end_matches(['"', '\'', ')', ']', '\u{201d}', '\u{2019}', '\u{bb}'])
-                .ends_with(['.', '!', '?'])
-        });
-    ends_as_sentence
-        && dom
-            .descendants(id)
-            .filter(|&n| dom.local_name(n).is_some_and(|t| *t == local_name!("a")))
-            .nth(1)
-            .is_none()
+        .get(a.first_block as usize..a.end_block as usize)
+        .and_then(|blocks| blocks.iter().find(|b| b.kind != BlockKind::Image))
+    else {
+        return false;
+    };
+    let text = block
+        .text
+        .trim_end_matches(['"', '\'', ')', ']', '\u{201d}', '\u{2019}', '\u{bb}']);
+    let link_text = dom.text_content(link);
+    let link_text = link_text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let Some(at) = (!link_text.is_empty())
+        .then(|| text.rfind(&link_text))
+        .flatten()
+    else {
+        return false;
+    };
+    let after = &text[at + link_text.len()..];
+    text.ends_with(SENTENCE_ENDS)
+        && !text.ends_with("..")
+        && !text.ends_with('\u{2026}')
+        && after.chars().any(|c| SENTENCE_ENDS.contains(&c))
 }
 
 /// Width or height, in pixels, up to which an image is an icon or a tracking pixel, not media.

@@ -1,7 +1,8 @@
 //! What the page declares about its own article: schema.org's `articleBody` in its JSON-LD, the
 //! text a publisher hands to search engines as the article. When pith's choice misses most of
 //! that text, the choice was wrong (a modal, a teaser box, one column of a split layout), and the
-//! page's blocks whose words are the declared body's are the article.
+//! page's blocks whose words are the declared body's are the article. Also what else the page
+//! declares of itself: its type (an article, a product, a discussion) and its author's name.
 
 use std::collections::HashSet;
 
@@ -306,18 +307,51 @@ pub(super) fn names_thread(dom: &Dom, container: NodeId) -> bool {
 /// Most words a name may have to be a person's: longer, the field holds a team or a credit line.
 const MAX_NAME_WORDS: usize = 5;
 
+/// Titles before a name, dropped from it: "Dr. Jane Doe" is Jane Doe, and "Dr." opens other
+/// lines than her biography.
+const HONORIFICS: &[&str] = &[
+    "dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame", "rev", "fr",
+];
+
+/// First words of bylines that name no person: a desk, a team, a wire ("A Staff Reporter", "Our
+/// Correspondent", "News Desk", "Guest Author").
+const NOT_A_FIRST_NAME: &[&str] = &[
+    "a",
+    "an",
+    "our",
+    "staff",
+    "news",
+    "editorial",
+    "guest",
+    "team",
+    "web",
+    "desk",
+    "sponsored",
+    "special",
+    "press",
+    "admin",
+    "editor",
+    "editors",
+    "contributor",
+    "contributing",
+];
+
 /// The names the page declares as its authors' and that read as a person's ([`as_person_name`]):
-/// the `author` of each JSON-LD entry that describes the page (a name, a `Person` with its
-/// `name`, a list of them, or a reference by `@id` to a `Person` the documents describe), and
-/// the `<meta name="author">` in the page's head.
+/// the `author` of each JSON-LD entry of an article type ([`ARTICLE_TYPES`]; a discussion's
+/// author is its first poster, whose name opens replies) that describes the page: a name, a
+/// `Person` with its `name`, a list of them, or a reference by `@id` to a `Person` the same
+/// documents describe (a `Person` in a script of its own is not parsed: see
+/// [`DECLARING_WORDS`]); and the `<meta name="author">` in the page's head. A field naming
+/// several people ("Jane Doe and John Smith", "Jane Doe, John Smith") gives each.
 pub(super) fn author_names(page: &Page, documents: &[serde_json::Value]) -> Vec<String> {
-    let mut named: Vec<(&str, &str)> = Vec::new();
-    for document in documents {
-        collect_named_ids(document, 0, &mut named);
-    }
     let mut raw: Vec<String> = Vec::new();
+    // The graph's described things by `@id`, built when an author is only a reference.
+    let mut named: Option<Vec<(&str, &serde_json::Value)>> = None;
     for_each_page_entry(documents, |entry| {
-        let Some(author) = entry.get("author") else {
+        let is_article = entry_types(entry)
+            .iter()
+            .any(|t| ARTICLE_TYPES.contains(&t.as_str()));
+        let Some(author) = entry.get("author").filter(|_| is_article) else {
             return;
         };
         let people: Vec<&serde_json::Value> = match author {
@@ -325,18 +359,31 @@ pub(super) fn author_names(page: &Page, documents: &[serde_json::Value]) -> Vec<
             other => vec![other],
         };
         for person in people {
-            let name = match person {
-                serde_json::Value::String(name) => Some(name.as_str()),
-                serde_json::Value::Object(map) => map
-                    .get("name")
-                    .and_then(serde_json::Value::as_str)
-                    .or_else(|| {
-                        let id = map.get("@id")?.as_str()?;
-                        named.iter().find(|(i, _)| *i == id).map(|(_, n)| *n)
-                    }),
-                _ => None,
+            let described = match person.get("@id").and_then(serde_json::Value::as_str) {
+                Some(id) if person.get("name").is_none() => {
+                    let named = named.get_or_insert_with(|| {
+                        let mut all = Vec::new();
+                        for document in documents {
+                            collect_described(document, 0, &mut all);
+                        }
+                        all
+                    });
+                    named.iter().find(|(i, _)| *i == id).map(|(_, v)| *v)
+                }
+                _ => Some(person),
             };
-            raw.extend(name.map(str::to_owned));
+            match described {
+                Some(serde_json::Value::String(name)) => raw.push(name.clone()),
+                Some(thing @ serde_json::Value::Object(_)) if is_person(thing) => {
+                    raw.extend(
+                        thing
+                            .get("name")
+                            .and_then(serde_json::Value::as_str)
+                            .map(str::to_owned),
+                    );
+                }
+                _ => {}
+            }
         }
     });
     let dom = &page.dom;
@@ -360,54 +407,92 @@ pub(super) fn author_names(page: &Page, documents: &[serde_json::Value]) -> Vec<
             }
         }
     }
-    let mut names: Vec<String> = raw.iter().filter_map(|r| as_person_name(r)).collect();
+    let mut names: Vec<String> = raw
+        .iter()
+        .flat_map(|r| split_people(r))
+        .filter_map(as_person_name)
+        .collect();
     names.sort();
     names.dedup();
     names
 }
 
-/// `raw` as a person's name, if it reads as one: two to [`MAX_NAME_WORDS`] words, the first
-/// capitalised and not "The" (a publisher: "The Associated Press"), no address in it; a credit's
-/// leading "By" is dropped. A single word is a handle or a brand as often as a first name.
+/// True for a JSON-LD object that is a `Person`, or says nothing of its type: an `Organization`
+/// as author is a publisher, whose name opens its own sentences.
+fn is_person(thing: &serde_json::Value) -> bool {
+    let types = entry_types(thing);
+    types.is_empty() || types.iter().any(|t| t == "Person")
+}
+
+/// The people an author field names: split at " and ", "&", "," and ";".
+fn split_people(raw: &str) -> impl Iterator<Item = &str> {
+    raw.split([',', ';', '&'])
+        .flat_map(|part| part.split(" and "))
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+}
+
+/// `raw` as a person's name, if it reads as one: a credit's leading "By" (or "By:", "Written
+/// by") and titles ([`HONORIFICS`]) dropped, two to [`MAX_NAME_WORDS`] words; the first at least
+/// two letters, nothing but letters, hyphens and apostrophes ("Jean-Luc", "D'Arcy"), not written
+/// in lower case, and no byline's word for a desk or a team ([`NOT_A_FIRST_NAME`]); no address
+/// in any word. A single word is a handle or a brand as often as a first name, and "The" opens a
+/// publisher's name.
 fn as_person_name(raw: &str) -> Option<String> {
-    let words: Vec<&str> = raw.split_whitespace().collect();
-    let words = match words.split_first() {
-        Some((first, rest)) if first.eq_ignore_ascii_case("by") => rest,
-        _ => &words[..],
-    };
+    let mut words: Vec<&str> = raw.split_whitespace().collect();
+    let bare = |w: &str| w.trim_end_matches([':', '.', ',']).to_lowercase();
+    if words.first().is_some_and(|w| bare(w) == "written") {
+        words.remove(0);
+    }
+    if words.first().is_some_and(|w| bare(w) == "by") {
+        words.remove(0);
+    }
+    while words
+        .first()
+        .is_some_and(|w| HONORIFICS.contains(&bare(w).as_str()))
+    {
+        words.remove(0);
+    }
     let first = words.first()?;
+    let letters = first.chars().filter(|c| c.is_alphabetic()).count();
     let reads_as_name = (2..=MAX_NAME_WORDS).contains(&words.len())
-        && first.starts_with(char::is_uppercase)
-        && *first != "The"
+        && letters >= 2
+        && first
+            .chars()
+            .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '\u{2019}'))
+        && !first.starts_with(char::is_lowercase)
+        && !["the"]
+            .iter()
+            .chain(NOT_A_FIRST_NAME)
+            .any(|w| bare(first) == *w)
         && !words.iter().any(|w| w.contains('@') || w.contains("://"));
     reads_as_name.then(|| words.join(" "))
 }
 
-/// Collects the `@id` and `name` of every object in `value` that has both, depth-bounded: what
-/// an entry's `"author": {"@id": …}` names is described elsewhere in the graph.
-fn collect_named_ids<'a>(
+/// Collects every object in `value` that has an `@id`, by that id, depth-bounded: what an
+/// entry's `"author": {"@id": …}` names is described elsewhere in the graph.
+fn collect_described<'a>(
     value: &'a serde_json::Value,
     depth: u32,
-    out: &mut Vec<(&'a str, &'a str)>,
+    out: &mut Vec<(&'a str, &'a serde_json::Value)>,
 ) {
     if depth > 8 {
         return;
     }
     match value {
         serde_json::Value::Object(map) => {
-            if let (Some(id), Some(name)) = (
-                map.get("@id").and_then(serde_json::Value::as_str),
-                map.get("name").and_then(serde_json::Value::as_str),
-            ) {
-                out.push((id, name));
+            if let Some(id) = map.get("@id").and_then(serde_json::Value::as_str)
+                && map.contains_key("name")
+            {
+                out.push((id, value));
             }
             for v in map.values() {
-                collect_named_ids(v, depth + 1, out);
+                collect_described(v, depth + 1, out);
             }
         }
         serde_json::Value::Array(items) => {
             for v in items {
-                collect_named_ids(v, depth + 1, out);
+                collect_described(v, depth + 1, out);
             }
         }
         _ => {}
@@ -641,6 +726,42 @@ mod tests {
             ))
             .is_empty(),
             "a document that declares no article is not read"
+        );
+        assert!(
+            names(&ld(
+                r#"{"@type":"DiscussionForumPosting","author":{"name":"Jane Doe"},"comment":{"@type":"Article"}}"#
+            ))
+            .is_empty(),
+            "a discussion's author is its first poster"
+        );
+        assert!(
+            names(&ld(
+                r##"{"@graph":[{"@type":"Article","author":[{"@id":"#org"},{"@type":"Organization","name":"Daily News"}]},{"@type":"Organization","@id":"#org","name":"Daily Mail"}]}"##
+            ))
+            .is_empty(),
+            "a publisher as author"
+        );
+        assert_eq!(
+            names(&ld(
+                r#"{"@type":"NewsArticle","author":"Dr. Jane Doe and John Smith, Mary-Kay O'Neil"}"#
+            )),
+            ["Jane Doe", "John Smith", "Mary-Kay O'Neil"]
+        );
+        for byline in [
+            "A Staff Reporter",
+            "Our Correspondent",
+            "News Desk",
+            "staff writer",
+            "J. Doe",
+        ] {
+            assert!(
+                names(&format!(r#"<meta name="author" content="{byline}">"#)).is_empty(),
+                "{byline}"
+            );
+        }
+        assert_eq!(
+            names(r#"<meta name="author" content="By: Bo Chen">"#),
+            ["Bo Chen"]
         );
     }
 }

@@ -203,14 +203,25 @@ const BIOGRAPHY_AFTER: f32 = 0.75;
 /// and title).
 const BIOGRAPHY_HEAD_WORDS: u32 = 6;
 
+/// Most lines heading a biography in its box that go with it.
+const BIOGRAPHY_HEAD_LINES: usize = 3;
+
 /// Drops the author's biography under the article ("Anurag is an experienced journalist who has
 /// covered tech for five years…"): a kept block of [`BIOGRAPHY_WORDS`] or more, in the last
 /// quarter of the kept text, that opens with the name the page declares as its author's (see
-/// [`super::declared::author_names`]), whole or by its first word, and the short lines heading
-/// it in a box of its own ([`BIOGRAPHY_HEAD_WORDS`]). It is about the writer, not the story, and
-/// the hand-made gold texts of the evaluation sets leave it out. An article about its own author
-/// opens with the name, not after three quarters of it; a byline or a credit ("Jane Doe
-/// contributed reporting.") is shorter than a biography.
+/// [`super::declared::author_names`]), and the short lines heading it in a box of its own
+/// ([`BIOGRAPHY_HEAD_WORDS`], at most [`BIOGRAPHY_HEAD_LINES`], never the headline). It is
+/// about the writer, not the story, and the hand-made gold texts of the evaluation sets leave it
+/// out. The full name opens a biography ("Amanda Furrer, Editor, studied…"); the first name
+/// alone ("Anurag is…") does only in a box holding no other prose, or as the last prose kept,
+/// since an article's own sentence may open with it ("Will the council…" under Will Oremus's
+/// byline, "Michael Jordan retired…" under Michael Smith's). Not:
+/// - where a kept line before the last quarter opens with the name: the article is about that
+///   person (an interview, an about page);
+/// - a speaker's label ("Jane Doe: So what happened…");
+/// - a byline or a credit ("Jane Doe contributed reporting."), shorter than a biography;
+/// - on a discussion (declared, or its container named a thread's view): its posts open with
+///   their posters' names.
 pub(super) fn author_biography(
     page: &Page,
     stats: &Stats,
@@ -225,56 +236,116 @@ pub(super) fn author_biography(
         .filter(|(b, l)| l.is_content() && is_text(b))
         .map(|(b, _)| b.words)
         .sum();
+    // Kept text blocks long enough to be a biography, and whether each stands in the last
+    // quarter of the kept text.
+    let mut long_lines: Vec<(usize, bool)> = Vec::new();
     let mut before = 0u32;
-    let mut candidates = Vec::new();
     for (index, (block, label)) in page.blocks.iter().zip(&extraction.labels).enumerate() {
         if !label.is_content() || !is_text(block) {
             continue;
         }
-        if block.words >= BIOGRAPHY_WORDS && before as f32 >= BIOGRAPHY_AFTER * total as f32 {
-            candidates.push(index);
+        if block.words >= BIOGRAPHY_WORDS {
+            long_lines.push((index, before as f32 >= BIOGRAPHY_AFTER * total as f32));
         }
         before += block.words;
     }
-    if candidates.is_empty() {
+    if !long_lines.iter().any(|&(_, late)| late) {
         return extraction;
     }
-    let names = super::declared::author_names(page, facts.json_ld(page));
-    for index in candidates {
+    let discussion = facts.declares_discussion(page)
+        || extraction
+            .containers
+            .first()
+            .is_some_and(|&c| super::declared::names_thread(&page.dom, c));
+    if discussion {
+        return extraction;
+    }
+    let mut names = super::declared::author_names(page, facts.json_ld(page));
+    // A name that opens a line of the article proper is its subject's, not a byline's.
+    names.retain(|name| {
+        !long_lines
+            .iter()
+            .any(|&(i, late)| !late && opens_with_name(&page.blocks[i].text, name).is_some())
+    });
+    if names.is_empty() {
+        return extraction;
+    }
+    let last_prose = page
+        .blocks
+        .iter()
+        .zip(&extraction.labels)
+        .rposition(|(b, l)| l.is_content() && b.is_prose());
+    for (index, _) in long_lines.into_iter().filter(|&(_, late)| late) {
         let bio = &page.blocks[index];
-        if !names.iter().any(|name| opens_with_name(&bio.text, name)) {
+        let alone = || {
+            page.dom.parent(bio.node).is_some_and(|box_| {
+                stats.get(box_).prose_words <= u32::from(bio.is_prose()) * bio.words
+            }) || last_prose == Some(index)
+        };
+        let opens = names
+            .iter()
+            .filter_map(|name| opens_with_name(&bio.text, name));
+        let is_biography = opens.into_iter().any(|by| match by {
+            NameOpening::Whole => true,
+            NameOpening::First => alone(),
+        });
+        if !is_biography {
             continue;
         }
         extraction.labels[index] = page_label(Verdict::Boilerplate, AUTHOR_BIOGRAPHY.into());
-        // The biography's box: the short lines right before it that share with it a box
+        // The biography's box: up to a few short lines right before it that share with it a box
         // holding no other prose (its heading, the author's name and title).
+        let own_prose = u32::from(bio.is_prose()) * bio.words;
+        let mut taken = 0;
         for before in (0..index).rev() {
             let block = &page.blocks[before];
-            if !extraction.labels[before].is_content() || block.kind == BlockKind::Image {
+            let label = &extraction.labels[before];
+            if !label.is_content() || block.kind == BlockKind::Image {
                 continue;
             }
             let shared = std::iter::once(block.node)
                 .chain(page.dom.ancestors(block.node))
                 .find(|&n| stats.contains(n, bio.node));
-            let alone = shared.is_some_and(|n| stats.get(n).prose_words <= bio.words);
-            if block.words > BIOGRAPHY_HEAD_WORDS || block.is_prose() || !alone {
+            let in_its_box = shared.is_some_and(|n| stats.get(n).prose_words <= own_prose);
+            if taken == BIOGRAPHY_HEAD_LINES
+                || is_headline(label)
+                || block.words > BIOGRAPHY_HEAD_WORDS
+                || !in_its_box
+            {
                 break;
             }
             extraction.labels[before] = page_label(Verdict::Boilerplate, AUTHOR_BIOGRAPHY.into());
+            taken += 1;
         }
     }
     extraction
 }
 
-/// True when `text` opens with `name` (case as written), or with its first word: a biography
-/// names its subject in full ("Amanda Furrer, Editor, studied…") or by first name ("Anurag
-/// is…"). The name must end where a word ends ("Ann" does not open "Anna").
-fn opens_with_name(text: &str, name: &str) -> bool {
-    let ends_a_word = |rest: &str| rest.chars().next().is_none_or(|c| !c.is_alphanumeric());
+/// How a line opens with a person's name (see [`opens_with_name`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum NameOpening {
+    /// With the whole name.
+    Whole,
+    /// With its first word alone.
+    First,
+}
+
+/// How `text` opens with `name` (case as written), whole or by its first word, if it does. The
+/// name must end where a word ends ("Ann" does not open "Anna"), and not before a colon: "Jane
+/// Doe: So what happened…" is a speaker's label in an interview.
+fn opens_with_name(text: &str, name: &str) -> Option<NameOpening> {
+    let ends_the_word = |rest: &str| {
+        rest.chars().next().is_none_or(|c| !c.is_alphanumeric())
+            && !rest.trim_start().starts_with(':')
+    };
     let first = name.split_whitespace().next().unwrap_or(name);
-    [name, first]
-        .iter()
-        .any(|n| text.strip_prefix(n).is_some_and(&ends_a_word))
+    if text.strip_prefix(name).is_some_and(ends_the_word) {
+        Some(NameOpening::Whole)
+    } else if text.strip_prefix(first).is_some_and(ends_the_word) {
+        Some(NameOpening::First)
+    } else {
+        None
+    }
 }
 
 /// The reason of a line that still holds its template's placeholders.

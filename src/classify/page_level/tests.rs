@@ -1823,22 +1823,69 @@ fn the_declared_authors_biography_under_the_article_goes() {
         "{:?}",
         reason_of(&page, &x, "Jane Doe is a reporter")
     );
-    // By first name too; not a paragraph naming somebody else, nor one the article opens with.
+    // By first name, in a box of its own or as the last prose kept; not a late paragraph of the
+    // article that opens with the first name, nor a paragraph naming somebody else, nor a
+    // speaker's label.
     let html = article_by_jane(&format!(
-        "<p>Jane Doe is the forecaster who saw the storm first, three days before it came \
-         ashore.</p>{}<p>John Smith is a reporter who covers the harbour and wrote the \
-         second part.</p><p>Jane writes the morning briefing and has covered the weather \
-         desk for ten years.</p>",
+        "{}<p>John Smith is a reporter who covers the harbour and wrote the second \
+         part.</p><p>Jane Doe: So what happened when the wind turned, and where did the \
+         crew go then?</p><p>Jane and her crew flew into the eye of the storm twice before \
+         the forecast changed for the better.</p><div><p>Jane writes the morning briefing \
+         and has covered the weather desk for ten years.</p></div>",
         paragraphs(0..6)
     ));
     let (page, x) = run(&html);
     let k = kept(&page, &x);
     assert!(
-        has(&k, "Jane Doe is the forecaster"),
-        "the article's own: {k:?}"
+        has(&k, "Jane and her crew"),
+        "among the article's paragraphs: {k:?}"
     );
+    assert!(has(&k, "So what happened"), "a speaker's label: {k:?}");
     assert!(has(&k, "John Smith is a reporter"), "{k:?}");
-    assert!(!has(&k, "Jane writes the morning"), "{k:?}");
+    assert!(
+        !has(&k, "Jane writes the morning"),
+        "in a box of its own: {k:?}"
+    );
+    // An article about its author: a long line before the last quarter opens with the name,
+    // and the late one is the article's too.
+    let html = article_by_jane(&format!(
+        "<p>Jane Doe is the forecaster who saw the storm first, three days before it came \
+         ashore.</p>{}<div><p>Jane Doe still writes the morning briefing and has covered the \
+         weather desk for ten years.</p></div>",
+        paragraphs(0..6)
+    ));
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Jane Doe is the forecaster"), "{k:?}");
+    assert!(
+        has(&k, "Jane Doe still writes"),
+        "the article's subject: {k:?}"
+    );
+}
+
+#[test]
+fn a_biographys_box_gives_up_its_heading_but_never_the_headline() {
+    // A page of short lines (a poem) whose biography shares the article's box: the walk back over
+    // the biography's heading lines stops at the headline and after a few lines.
+    let stanza: String = (0..12)
+        .map(|n| format!("<p>Line {n} of the poem, short</p>"))
+        .collect();
+    let html = article_by_jane(&format!(
+        "{stanza}<p>Jane Doe is a poet who has written about the sea and its storms for \
+         twenty years.</p>"
+    ));
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(!has(&k, "Jane Doe is a poet"), "{k:?}");
+    assert!(
+        !has(&k, "Line 11 of the poem"),
+        "the line heading it: {k:?}"
+    );
+    assert!(
+        has(&k, "Line 8 of the poem"),
+        "at most three lines go with it: {k:?}"
+    );
+    assert!(has(&k, "Storm"), "the headline stays: {k:?}");
 }
 
 #[test]
@@ -1893,6 +1940,13 @@ fn a_sentence_linking_one_thing_stays_a_line_of_links_goes() {
          <p>Follow our newsroom on <a href=/f>Facebook</a>, <a href=/t>Twitter</a>, \
          <a href=/i>Instagram</a>, <a href=/k>TikTok</a> and <a href=/y>YouTube</a>.</p>\
          <p>Read more from our newsroom: <a href=/other>Another story about the caches</a></p>\
+         <p>Next from our newsroom: <a href=/fed>Will the Fed cut rates again this year?</a></p>\
+         <p>Read more about <a href=/bay>the storm over the bay</a>...</p>\
+         <p><img src=/chart.png alt=Chart>Compare <a href=/map>the forecast for the coast</a> \
+         on the map.</p>\
+         <ul><li>(Read <a href=/glossary>the glossary of storm terms</a> for the words.)</li>\
+         <li>Each term the forecasters use is explained there in plain words, with an example \
+         from a real storm and a drawing.</li></ul>\
          <p><a href=/guide>The guide to functions</a>, read it.</p>\
          <p>Start with <a href=/long>the long and complete guide to every kind of function \
          the language has</a> here.</p>\
@@ -1907,6 +1961,13 @@ fn a_sentence_linking_one_thing_stays_a_line_of_links_goes() {
     assert!(has(&k, "Add external packages"), "a list's entry: {k:?}");
     assert!(!k.iter().any(|l| l == "Dependencies"), "a bare link: {k:?}");
     assert!(!has(&k, "Follow our newsroom"), "several links: {k:?}");
+    assert!(
+        !has(&k, "Will the Fed"),
+        "a headline ending inside its link: {k:?}"
+    );
+    assert!(!has(&k, "the storm over the bay"), "an ellipsis: {k:?}");
+    assert!(has(&k, "on the map."), "after an inline image: {k:?}");
+    assert!(has(&k, "the glossary of storm terms"), "in brackets: {k:?}");
     assert!(!has(&k, "Read more from"), "no sentence's end: {k:?}");
     assert!(
         !has(&k, "The guide to functions"),
