@@ -228,27 +228,27 @@ pub(super) fn author_biography(
     facts: &mut NodeFacts<'_>,
     mut extraction: ArticleExtraction,
 ) -> ArticleExtraction {
-    let is_text = |block: &Block| block.kind != BlockKind::Image;
-    let total: u32 = page
-        .blocks
-        .iter()
-        .zip(&extraction.labels)
-        .filter(|(b, l)| l.is_content() && is_text(b))
-        .map(|(b, _)| b.words)
-        .sum();
-    // Kept text blocks long enough to be a biography, and whether each stands in the last
-    // quarter of the kept text.
-    let mut long_lines: Vec<(usize, bool)> = Vec::new();
-    let mut before = 0u32;
+    // Kept text blocks long enough to be a biography, with the kept words before each, and the
+    // last kept prose block; then whether each stands in the last quarter of the kept text.
+    let mut long_lines: Vec<(usize, u32)> = Vec::new();
+    let mut last_prose = None;
+    let mut total = 0u32;
     for (index, (block, label)) in page.blocks.iter().zip(&extraction.labels).enumerate() {
-        if !label.is_content() || !is_text(block) {
+        if !label.is_content() || block.kind == BlockKind::Image {
             continue;
         }
         if block.words >= BIOGRAPHY_WORDS {
-            long_lines.push((index, before as f32 >= BIOGRAPHY_AFTER * total as f32));
+            long_lines.push((index, total));
         }
-        before += block.words;
+        if block.is_prose() {
+            last_prose = Some(index);
+        }
+        total += block.words;
     }
+    let long_lines: Vec<(usize, bool)> = long_lines
+        .into_iter()
+        .map(|(index, before)| (index, before as f32 >= BIOGRAPHY_AFTER * total as f32))
+        .collect();
     if !long_lines.iter().any(|&(_, late)| late) {
         return extraction;
     }
@@ -270,11 +270,6 @@ pub(super) fn author_biography(
     if names.is_empty() {
         return extraction;
     }
-    let last_prose = page
-        .blocks
-        .iter()
-        .zip(&extraction.labels)
-        .rposition(|(b, l)| l.is_content() && b.is_prose());
     for (index, _) in long_lines.into_iter().filter(|&(_, late)| late) {
         let bio = &page.blocks[index];
         let alone = || {

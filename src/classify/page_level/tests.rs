@@ -5,12 +5,17 @@ use url::Url;
 use super::*;
 use crate::page::page_from_html;
 
-/// A paragraph of article prose, numbered so that every one is distinct.
-fn prose(n: usize) -> String {
+/// The text of a paragraph of article prose, numbered so that every one is distinct.
+fn prose_text(n: usize) -> String {
     format!(
-        "<p>Paragraph {n} of the article tells the story in full sentences, with commas, \
-         clauses and details, so that it reads like the text a person came to read.</p>"
+        "Paragraph {n} of the article tells the story in full sentences, with commas, clauses \
+         and details, so that it reads like the text a person came to read."
     )
+}
+
+/// A paragraph of article prose ([`prose_text`]).
+fn prose(n: usize) -> String {
+    format!("<p>{}</p>", prose_text(n))
 }
 
 fn paragraphs(range: std::ops::Range<usize>) -> String {
@@ -1892,14 +1897,7 @@ fn a_biographys_box_gives_up_its_heading_but_never_the_headline() {
 fn a_declared_bodys_article_loses_its_captions_and_its_authors_biography() {
     // The JSON-LD articleBody agrees with the container, which settles the article; a figure's
     // caption and the author's biography are no part of a body as its publisher wrote it.
-    let body: String = (0..6)
-        .map(|n| {
-            format!(
-                "Paragraph {n} of the article tells the story in full sentences, with commas, \
-                 clauses and details, so that it reads like the text a person came to read. "
-            )
-        })
-        .collect();
+    let body = (0..6).map(prose_text).collect::<Vec<_>>().join(" ");
     let html = format!(
         "<html><head><title>Storm - Daily</title><script type=\"application/ld+json\">\
          {{\"@type\":\"NewsArticle\",\"articleBody\":\"{body}\",\
