@@ -210,9 +210,9 @@ const BIOGRAPHY_HEAD_LINES: usize = 3;
 /// covered tech for five years…"): a kept block of [`BIOGRAPHY_WORDS`] or more, in the last
 /// quarter of the kept text, that opens with the name the page declares as its author's (see
 /// [`super::declared::author_names`]), and the short lines heading it in a box of its own
-/// ([`BIOGRAPHY_HEAD_WORDS`], at most [`BIOGRAPHY_HEAD_LINES`], never the headline). It is
-/// about the writer, not the story, and the hand-made gold texts of the evaluation sets leave it
-/// out. The full name opens a biography ("Amanda Furrer, Editor, studied…"); the first name
+/// ([`BIOGRAPHY_HEAD_WORDS`], at most [`BIOGRAPHY_HEAD_LINES`], never the headline), with the
+/// author's portrait among them. It is about the writer, not the story, and the hand-made gold
+/// texts of the evaluation sets leave it out. The full name opens a biography ("Amanda Furrer, Editor, studied…"); the first name
 /// alone ("Anurag is…") does only in a box holding no other prose, or as the last prose kept,
 /// since an article's own sentence may open with it ("Will the council…" under Will Oremus's
 /// byline, "Michael Jordan retired…" under Michael Smith's). Not:
@@ -295,14 +295,15 @@ pub(super) fn author_biography(
         for before in (0..index).rev() {
             let block = &page.blocks[before];
             let label = &extraction.labels[before];
-            if !label.is_content() || block.kind == BlockKind::Image {
+            if !label.is_content() {
                 continue;
             }
             let shared = std::iter::once(block.node)
                 .chain(page.dom.ancestors(block.node))
                 .find(|&n| stats.contains(n, bio.node));
             let in_its_box = shared.is_some_and(|n| stats.get(n).prose_words <= own_prose);
-            if taken == BIOGRAPHY_HEAD_LINES
+            let image = block.kind == BlockKind::Image;
+            if (taken == BIOGRAPHY_HEAD_LINES && !image)
                 || is_headline(label)
                 || block.words > BIOGRAPHY_HEAD_WORDS
                 || !in_its_box
@@ -310,7 +311,8 @@ pub(super) fn author_biography(
                 break;
             }
             extraction.labels[before] = page_label(Verdict::Boilerplate, AUTHOR_BIOGRAPHY.into());
-            taken += 1;
+            // The author's portrait goes with the box, and counts as no line.
+            taken += usize::from(!image);
         }
     }
     extraction

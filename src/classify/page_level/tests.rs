@@ -1811,8 +1811,9 @@ fn article_by_jane(body: &str) -> String {
 
 #[test]
 fn the_declared_authors_biography_under_the_article_goes() {
-    let bio = "<div class=box><h4>About the author</h4><p>Jane Doe is a reporter who has \
-               covered the weather desk for ten years and writes the morning briefing.</p></div>";
+    let bio = "<div class=box><h4>About the author</h4><img src=/jane.jpg alt=\"Jane Doe\">\
+               <p>Jane Doe is a reporter who has covered the weather desk for ten years and \
+               writes the morning briefing.</p></div>";
     let html = article_by_jane(&format!(
         "{}<p>Jane Doe contributed reporting from Miami.</p>{bio}",
         paragraphs(0..6)
@@ -1823,6 +1824,7 @@ fn the_declared_authors_biography_under_the_article_goes() {
     assert!(has(&k, "contributed reporting"), "a byline: {k:?}");
     assert!(!has(&k, "Jane Doe is a reporter"), "{k:?}");
     assert!(!has(&k, "About the author"), "its box's heading: {k:?}");
+    assert!(!has(&k, "jane.jpg"), "its portrait: {k:?}");
     assert!(
         reason_of(&page, &x, "Jane Doe is a reporter").is_some_and(|r| r.contains("biography")),
         "{:?}",
