@@ -748,7 +748,11 @@ fn from_containers(
             if comments.as_ref().is_some_and(|c| c.contains(&index)) {
                 return page_label(Verdict::Boilerplate, COMMENTS.into());
             }
-            if !list && block.words > 0 && block.link_density() >= LINK_LINE {
+            if !list
+                && block.words > 0
+                && block.link_density() >= LINK_LINE
+                && !clean::is_code_term_of_a_definition(page, stats, block.node)
+            {
                 return page_label(
                     Verdict::Boilerplate,
                     format!("removed: link text ({:.2})", block.link_density()).into(),

@@ -535,6 +535,7 @@ fn removal_reason(
         && !long_items
         && !(a.words >= 20 && ld < 0.8)
         && !is_sentence_citing_one_link(page, stats, id)
+        && !is_code_term_of_a_definition(page, stats, id)
     {
         return Some(format!("removed: link-dense block ({ld:.2})"));
     }
@@ -555,6 +556,30 @@ fn removal_reason(
     }
     None
 }
+
+/// True when `id` is a description list's term (`<dt>`) that names code (it holds a `<code>`)
+/// and heads a description of text (the `<dd>` right after it, five words or more, under half of
+/// them links): a reference page's entry ("`Promise.all()`: Takes an iterable of promises…"),
+/// whose term links to the entry's own page and is its heading, not a link away. A list of
+/// related stories printed as terms and descriptions names no code.
+pub(super) fn is_code_term_of_a_definition(page: &Page, stats: &Stats, id: NodeId) -> bool {
+    let dom = &page.dom;
+    if !dom.is_html(id, &local_name!("dt")) {
+        return false;
+    }
+    let Some(description) = next_element(dom, id).filter(|&n| dom.is_html(n, &local_name!("dd")))
+    else {
+        return false;
+    };
+    stats.get(description).words >= DESCRIPTION_WORDS
+        && stats.link_density(description) < LINK_DENSE
+        && dom
+            .descendants(id)
+            .any(|n| dom.is_html(n, &local_name!("code")))
+}
+
+/// Fewest words of a description for its term to head it (see [`is_code_term_of_a_definition`]).
+const DESCRIPTION_WORDS: u32 = 5;
 
 /// Fewest words outside the link for a paragraph or a list's entry to be a sentence around it.
 const SENTENCE_OWN_WORDS: u32 = 3;

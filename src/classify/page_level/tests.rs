@@ -1924,6 +1924,30 @@ fn a_declared_bodys_article_loses_its_captions_and_its_authors_biography() {
 }
 
 #[test]
+fn a_reference_pages_linked_code_terms_head_their_descriptions() {
+    // MDN lists a class's methods as terms linking to their own pages: each names code and heads
+    // its description. Terms that name no code (a list of related stories) are links.
+    let html = format!(
+        "<html><head><title>Promise - Reference</title></head><body>{NAV}<article>\
+         <h1>Promise</h1>{}<h2>Static methods</h2><dl>\
+         <dt><a href=/all><code>Promise.all()</code></a></dt><dd>Takes an iterable of promises \
+         and returns a single promise that fulfills when all of them do.</dd>\
+         <dt><a href=/race><code>Promise.race()</code></a></dt><dd>Takes an iterable of \
+         promises and settles as soon as the first of them settles.</dd></dl>\
+         <h2>Elsewhere</h2><dl><dt><a href=/story>Council passes the new budget</a></dt>\
+         <dd>The vote came late on Tuesday after a long debate about the schools.</dd></dl>\
+         </article></body></html>",
+        paragraphs(0..6)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Promise.all()"), "{k:?}");
+    assert!(has(&k, "Promise.race()"), "{k:?}");
+    assert!(has(&k, "Takes an iterable of promises and returns"), "{k:?}");
+    assert!(!has(&k, "Council passes the new budget"), "no code: {k:?}");
+}
+
+#[test]
 fn a_sentence_linking_one_thing_stays_a_line_of_links_goes() {
     // Half of each sentence below is its link: by link density alone each would go as a
     // link-dense block. One link inside a sentence is a citation; several, or a linked title
