@@ -1943,7 +1943,10 @@ fn a_reference_pages_linked_code_terms_head_their_descriptions() {
     let k = kept(&page, &x);
     assert!(has(&k, "Promise.all()"), "{k:?}");
     assert!(has(&k, "Promise.race()"), "{k:?}");
-    assert!(has(&k, "Takes an iterable of promises and returns"), "{k:?}");
+    assert!(
+        has(&k, "Takes an iterable of promises and returns"),
+        "{k:?}"
+    );
     assert!(!has(&k, "Council passes the new budget"), "no code: {k:?}");
 }
 
