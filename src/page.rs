@@ -14,7 +14,7 @@ use crate::charset;
 use crate::dom::{Dom, NodeId};
 
 use builder::BlockBuilder;
-pub(crate) use builder::{UnspacedRun, is_cjk, is_cjk_punctuation, is_unspaced};
+pub(crate) use builder::{UnspacedRun, fold_whitespace, is_cjk, is_cjk_punctuation, is_unspaced};
 pub(crate) use elements::is_hidden_element;
 pub use elements::{BLOCK_LEVEL_ELEMENTS, is_inline_element, is_skipped_element};
 pub(crate) use images::declares_size_at_most;
@@ -106,6 +106,8 @@ pub struct Declarations {
     pub microdata: Vec<NodeId>,
     /// The first `<meta>` naming the Open Graph type (`property` or `name` `og:type`).
     pub og_type: Option<NodeId>,
+    /// The `<meta name="author">` elements: who the page says wrote it.
+    pub author_metas: Vec<NodeId>,
     /// The shown links that point within the page (`<a href="#search-results">`, a non-empty
     /// fragment): where the page's text says its parts are. Noted as the blocks are cut, since
     /// the builder reads every link's `href` anyway.

@@ -128,17 +128,7 @@ fn after_choice(
     entry_text: Option<&str>,
 ) -> ArticleExtraction {
     let (first, settled) = follow_declared_body(page, stats, facts, first, entry_text);
-    let discussion = if facts.declares_discussion(page) {
-        Some(DECLARED_DISCUSSION)
-    } else if first
-        .containers
-        .first()
-        .is_some_and(|&c| declared::names_thread(&page.dom, c))
-    {
-        Some(NAMED_THREAD)
-    } else {
-        None
-    };
+    let discussion = discussion_cue(page, facts, &first.containers);
     if settled != Settled::Not {
         // A discussion's declared body is its first post alone: its replies still join it,
         // and a reply quoting that post does not repeat it.
@@ -371,6 +361,25 @@ fn grid_if_no_article(
     ArticleExtraction {
         labels,
         containers: vec![grid.parent],
+    }
+}
+
+/// Why the page is a discussion, if it is one (see [`DECLARED_DISCUSSION`] and
+/// [`NAMED_THREAD`]; `containers` are an extraction's, the first its main one).
+fn discussion_cue(
+    page: &Page,
+    facts: &mut NodeFacts<'_>,
+    containers: &[NodeId],
+) -> Option<&'static str> {
+    if facts.declares_discussion(page) {
+        Some(DECLARED_DISCUSSION)
+    } else if containers
+        .first()
+        .is_some_and(|&c| declared::names_thread(&page.dom, c))
+    {
+        Some(NAMED_THREAD)
+    } else {
+        None
     }
 }
 

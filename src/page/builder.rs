@@ -165,6 +165,12 @@ impl<'a> BlockBuilder<'a> {
             {
                 self.declared.og_type = Some(id);
             }
+            if dom
+                .attr(id, "name")
+                .is_some_and(|n| n.trim().eq_ignore_ascii_case("author"))
+            {
+                self.declared.author_metas.push(id);
+            }
         } else if dom.attr(id, "itemtype").is_some() {
             self.declared.microdata.push(id);
         }
@@ -644,8 +650,9 @@ fn is_invisible(c: char) -> bool {
     matches!(c, '\u{200B}' | '\u{FEFF}' | '\u{00AD}')
 }
 
-/// Folds white space to single spaces and trims: for titles and alt texts.
-pub(super) fn fold_whitespace(text: &str) -> String {
+/// Folds white space to single spaces, drops invisible characters and trims, as block text is
+/// written: for titles and alt texts, and to find an element's text in its block's.
+pub(crate) fn fold_whitespace(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text.split(char::is_whitespace).filter(|w| !w.is_empty()) {
         if !out.is_empty() {

@@ -613,7 +613,7 @@ fn is_sentence_citing_one_link(page: &Page, stats: &Stats, id: NodeId) -> bool {
     }
     let mut links = dom
         .descendants(id)
-        .filter(|&n| dom.local_name(n).is_some_and(|t| *t == local_name!("a")));
+        .filter(|&n| dom.is_html(n, &local_name!("a")));
     let (Some(link), None) = (links.next(), links.next()) else {
         return false;
     };
@@ -628,8 +628,7 @@ fn is_sentence_citing_one_link(page: &Page, stats: &Stats, id: NodeId) -> bool {
     let text = block
         .text
         .trim_end_matches(['"', '\'', ')', ']', '\u{201d}', '\u{2019}', '\u{bb}']);
-    let link_text = dom.text_content(link);
-    let link_text = link_text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let link_text = crate::page::fold_whitespace(&dom.text_content(link));
     let Some(at) = (!link_text.is_empty())
         .then(|| text.rfind(&link_text))
         .flatten()

@@ -34,12 +34,18 @@ pub(super) struct DeclaredBody {
 /// The declared body, when the page declares one of some length: the longest `articleBody` of
 /// the page's JSON-LD `documents` (see [`parse_json_ld`]).
 pub(super) fn article_body(documents: &[serde_json::Value]) -> Option<DeclaredBody> {
-    let mut best: Option<String> = None;
+    // The longest `articleBody` string of all the documents.
+    let mut best: Option<&str> = None;
     for document in documents {
-        find_article_body(document, 0, &mut best);
+        for_each_object(document, 0, &mut |map, _| {
+            if let Some(body) = map.get("articleBody").and_then(serde_json::Value::as_str)
+                && best.is_none_or(|b| body.len() > b.len())
+            {
+                best = Some(body);
+            }
+        });
     }
-    let body = best?;
-    DeclaredBody::from_text(&body, MIN_BODY_WORDS)
+    DeclaredBody::from_text(best?, MIN_BODY_WORDS)
 }
 
 impl DeclaredBody {
@@ -313,9 +319,10 @@ const HONORIFICS: &[&str] = &[
     "dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame", "rev", "fr",
 ];
 
-/// First words of bylines that name no person: a desk, a team, a wire ("A Staff Reporter", "Our
-/// Correspondent", "News Desk", "Guest Author").
+/// First words of bylines that name no person: a publisher, a desk, a team ("The Associated
+/// Press", "A Staff Reporter", "Our Correspondent", "News Desk", "Guest Author").
 const NOT_A_FIRST_NAME: &[&str] = &[
+    "the",
     "a",
     "an",
     "our",
@@ -341,7 +348,7 @@ const NOT_A_FIRST_NAME: &[&str] = &[
 /// author is its first poster, whose name opens replies) that describes the page: a name, a
 /// `Person` with its `name`, a list of them, or a reference by `@id` to a `Person` the same
 /// documents describe (a `Person` in a script of its own is not parsed: see
-/// [`DECLARING_WORDS`]); and the `<meta name="author">` in the page's head. A field naming
+/// [`DECLARING_WORDS`]); and the page's `<meta name="author">`. A field naming
 /// several people ("Jane Doe and John Smith", "Jane Doe, John Smith") gives each.
 pub(super) fn author_names(page: &Page, documents: &[serde_json::Value]) -> Vec<String> {
     let mut raw: Vec<String> = Vec::new();
@@ -361,10 +368,17 @@ pub(super) fn author_names(page: &Page, documents: &[serde_json::Value]) -> Vec<
         for person in people {
             let described = match person.get("@id").and_then(serde_json::Value::as_str) {
                 Some(id) if person.get("name").is_none() => {
+                    // Every object with an `@id` and a name: what an author's reference names.
                     let named = named.get_or_insert_with(|| {
                         let mut all = Vec::new();
                         for document in documents {
-                            collect_described(document, 0, &mut all);
+                            for_each_object(document, 0, &mut |map, value| {
+                                if let Some(id) = map.get("@id").and_then(serde_json::Value::as_str)
+                                    && map.contains_key("name")
+                                {
+                                    all.push((id, value));
+                                }
+                            });
                         }
                         all
                     });
@@ -386,27 +400,13 @@ pub(super) fn author_names(page: &Page, documents: &[serde_json::Value]) -> Vec<
             }
         }
     });
-    let dom = &page.dom;
-    let head = dom
-        .children(dom.root())
-        .find(|&n| dom.is_html(n, &local_name!("html")))
-        .and_then(|html| {
-            dom.children(html)
-                .find(|&n| dom.is_html(n, &local_name!("head")))
-        });
-    if let Some(head) = head {
-        for meta in dom
-            .children(head)
-            .filter(|&n| dom.is_html(n, &local_name!("meta")))
-        {
-            if dom
-                .attr(meta, "name")
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case("author"))
-            {
-                raw.extend(dom.attr(meta, "content").map(str::to_owned));
-            }
-        }
-    }
+    raw.extend(
+        page.declared
+            .author_metas
+            .iter()
+            .filter_map(|&meta| page.dom.attr(meta, "content"))
+            .map(str::to_owned),
+    );
     let mut names: Vec<String> = raw
         .iter()
         .flat_map(|r| split_people(r))
@@ -461,66 +461,35 @@ fn as_person_name(raw: &str) -> Option<String> {
             .chars()
             .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '\u{2019}'))
         && !first.starts_with(char::is_lowercase)
-        && !["the"]
-            .iter()
-            .chain(NOT_A_FIRST_NAME)
-            .any(|w| bare(first) == *w)
+        && !NOT_A_FIRST_NAME.contains(&bare(first).as_str())
         && !words.iter().any(|w| w.contains('@') || w.contains("://"));
     reads_as_name.then(|| words.join(" "))
 }
 
-/// Collects every object in `value` that has an `@id`, by that id, depth-bounded: what an
-/// entry's `"author": {"@id": …}` names is described elsewhere in the graph.
-fn collect_described<'a>(
+/// How deep JSON-LD is walked: documents nest `@graph` lists and entries in entries, never
+/// deeply.
+const MAX_JSON_DEPTH: u32 = 8;
+
+/// Calls `visit` with every object in `value` (itself included), in document order, down to
+/// [`MAX_JSON_DEPTH`] levels.
+fn for_each_object<'a>(
     value: &'a serde_json::Value,
     depth: u32,
-    out: &mut Vec<(&'a str, &'a serde_json::Value)>,
+    visit: &mut impl FnMut(&'a serde_json::Map<String, serde_json::Value>, &'a serde_json::Value),
 ) {
-    if depth > 8 {
+    if depth > MAX_JSON_DEPTH {
         return;
     }
     match value {
         serde_json::Value::Object(map) => {
-            if let Some(id) = map.get("@id").and_then(serde_json::Value::as_str)
-                && map.contains_key("name")
-            {
-                out.push((id, value));
-            }
-            for v in map.values() {
-                collect_described(v, depth + 1, out);
+            visit(map, value);
+            for child in map.values() {
+                for_each_object(child, depth + 1, visit);
             }
         }
         serde_json::Value::Array(items) => {
-            for v in items {
-                collect_described(v, depth + 1, out);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Keeps the longest `articleBody` string found in `value`, depth-bounded (JSON-LD nests
-/// `@graph` arrays, never deeply).
-fn find_article_body(value: &serde_json::Value, depth: u32, best: &mut Option<String>) {
-    if depth > 8 {
-        return;
-    }
-    match value {
-        serde_json::Value::Object(map) => {
-            for (key, v) in map {
-                if key == "articleBody"
-                    && let Some(s) = v.as_str()
-                    && best.as_ref().is_none_or(|b| s.len() > b.len())
-                {
-                    *best = Some(s.to_owned());
-                } else {
-                    find_article_body(v, depth + 1, best);
-                }
-            }
-        }
-        serde_json::Value::Array(items) => {
-            for v in items {
-                find_article_body(v, depth + 1, best);
+            for child in items {
+                for_each_object(child, depth + 1, visit);
             }
         }
         _ => {}

@@ -212,10 +212,10 @@ const BIOGRAPHY_HEAD_LINES: usize = 3;
 /// [`super::declared::author_names`]), and the short lines heading it in a box of its own
 /// ([`BIOGRAPHY_HEAD_WORDS`], at most [`BIOGRAPHY_HEAD_LINES`], never the headline), with the
 /// author's portrait among them. It is about the writer, not the story, and the hand-made gold
-/// texts of the evaluation sets leave it out. The full name opens a biography ("Amanda Furrer, Editor, studied…"); the first name
-/// alone ("Anurag is…") does only in a box holding no other prose, or as the last prose kept,
-/// since an article's own sentence may open with it ("Will the council…" under Will Oremus's
-/// byline, "Michael Jordan retired…" under Michael Smith's). Not:
+/// texts of the evaluation sets leave it out. The full name opens a biography ("Amanda Furrer,
+/// Editor, studied…"); the first name alone ("Anurag is…") does only in a box holding no other
+/// prose, or as the last prose kept, since an article's own sentence may open with it ("Will the
+/// council…" under Will Oremus's byline, "Michael Jordan retired…" under Michael Smith's). Not:
 /// - where a kept line before the last quarter opens with the name: the article is about that
 ///   person (an interview, an about page);
 /// - a speaker's label ("Jane Doe: So what happened…");
@@ -229,7 +229,7 @@ pub(super) fn author_biography(
     mut extraction: ArticleExtraction,
 ) -> ArticleExtraction {
     // Kept text blocks long enough to be a biography, with the kept words before each, and the
-    // last kept prose block; then whether each stands in the last quarter of the kept text.
+    // last kept prose block.
     let mut long_lines: Vec<(usize, u32)> = Vec::new();
     let mut last_prose = None;
     let mut total = 0u32;
@@ -245,52 +245,46 @@ pub(super) fn author_biography(
         }
         total += block.words;
     }
-    let long_lines: Vec<(usize, bool)> = long_lines
-        .into_iter()
-        .map(|(index, before)| (index, before as f32 >= BIOGRAPHY_AFTER * total as f32))
-        .collect();
-    if !long_lines.iter().any(|&(_, late)| late) {
-        return extraction;
-    }
-    let discussion = facts.declares_discussion(page)
-        || extraction
-            .containers
-            .first()
-            .is_some_and(|&c| super::declared::names_thread(&page.dom, c));
-    if discussion {
+    // In the last quarter of the kept text.
+    let late = |before: u32| before as f32 >= BIOGRAPHY_AFTER * total as f32;
+    if !long_lines.iter().any(|&(_, before)| late(before))
+        || super::discussion_cue(page, facts, &extraction.containers).is_some()
+    {
         return extraction;
     }
     let mut names = super::declared::author_names(page, facts.json_ld(page));
     // A name that opens a line of the article proper is its subject's, not a byline's.
     names.retain(|name| {
-        !long_lines
-            .iter()
-            .any(|&(i, late)| !late && opens_with_name(&page.blocks[i].text, name).is_some())
+        !long_lines.iter().any(|&(i, before)| {
+            !late(before) && opens_with_name(&page.blocks[i].text, name).is_some()
+        })
     });
     if names.is_empty() {
         return extraction;
     }
-    for (index, _) in long_lines.into_iter().filter(|&(_, late)| late) {
+    for (index, _) in long_lines.into_iter().filter(|&(_, before)| late(before)) {
         let bio = &page.blocks[index];
+        // The biography's own prose: a box holding no more is the biography's own.
+        let own_prose = u32::from(bio.is_prose()) * bio.words;
         let alone = || {
-            page.dom.parent(bio.node).is_some_and(|box_| {
-                stats.get(box_).prose_words <= u32::from(bio.is_prose()) * bio.words
-            }) || last_prose == Some(index)
+            page.dom
+                .parent(bio.node)
+                .is_some_and(|box_| stats.get(box_).prose_words <= own_prose)
+                || last_prose == Some(index)
         };
-        let opens = names
+        let is_biography = names
             .iter()
-            .filter_map(|name| opens_with_name(&bio.text, name));
-        let is_biography = opens.into_iter().any(|by| match by {
-            NameOpening::Whole => true,
-            NameOpening::First => alone(),
-        });
+            .filter_map(|name| opens_with_name(&bio.text, name))
+            .any(|by| match by {
+                NameOpening::Whole => true,
+                NameOpening::First => alone(),
+            });
         if !is_biography {
             continue;
         }
         extraction.labels[index] = page_label(Verdict::Boilerplate, AUTHOR_BIOGRAPHY.into());
         // The biography's box: up to a few short lines right before it that share with it a box
         // holding no other prose (its heading, the author's name and title).
-        let own_prose = u32::from(bio.is_prose()) * bio.words;
         let mut taken = 0;
         for before in (0..index).rev() {
             let block = &page.blocks[before];
