@@ -3078,3 +3078,45 @@ fn widening_keeps_an_opening_chosen_before_the_region() {
         }
     }
 }
+
+/// A page built of `<div>`s whose footer is named `footer_class` and holds more prose than its
+/// story (a newsletter's pitch, the company's history, the towns it serves), with `after` after
+/// the footer.
+fn story_and_named_footer(footer_class: &str, after: &str) -> Page {
+    let footer: String = (10..19).map(prose).collect();
+    let html = format!(
+        "<html><head><title>Town fair</title></head><body><div id=top>{NAV}</div>\
+         <div id=story><h1>Town fair</h1>{}</div>\
+         <div id=bottom class=\"{footer_class}\">{footer}</div>{after}</body></html>",
+        paragraphs(0..3)
+    );
+    let base = Url::parse("https://example.com/news/fair").ok();
+    page_from_html(&html, base.as_ref())
+}
+
+/// The prose of a box named as the page's footer, standing after the article chosen or around
+/// the page's last prose, is not the page's prose: it neither starves the story nor becomes the
+/// widened region. Named otherwise, the same box is prose of the page, and outweighs the story.
+#[test]
+fn a_footer_named_so_is_not_the_pages_prose() {
+    // A note after the footer holds the page's last prose: the footer stands after the article
+    // chosen, and the story stands, unwidened.
+    let note = format!("<div class=note><p>{}</p></div>", prose_text(30));
+    let page = story_and_named_footer("site-footer", &note);
+    let story = page.dom.element_with_id("story").expect("the story");
+    let (kept, containers) = widened_from(&page, &["story"]);
+    assert!(has(&kept, "Paragraph 1 "), "{kept:?}");
+    assert!(!has(&kept, "Paragraph 10 "), "{kept:?}");
+    assert_eq!(containers, vec![story]);
+    // Nothing chosen: the footer holds the page's last prose, and the story is the region.
+    let page = story_and_named_footer("site-footer", "");
+    let story = page.dom.element_with_id("story").expect("the story");
+    let (kept, containers) = widened_from(&page, &[]);
+    assert!(has(&kept, "Paragraph 1 "), "{kept:?}");
+    assert!(!has(&kept, "Paragraph 10 "), "{kept:?}");
+    assert_eq!(containers, vec![story]);
+    // The name is the evidence: a box named for nothing is the page's prose.
+    let page = story_and_named_footer("bottom-box", "");
+    let (kept, _) = widened_from(&page, &["story"]);
+    assert!(has(&kept, "Paragraph 10 "), "{kept:?}");
+}

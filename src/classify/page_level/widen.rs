@@ -83,19 +83,24 @@ pub(super) fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
 /// news story's comment thread is often longer than the story.
 pub(super) const ARTICLE_WORDS: u32 = 50;
 
-/// Per node, the prose words below it that are not inside furniture (nor, when `strict`, in a
-/// comment, a sidebar or one of many alike items with bylines), and the page's total of them.
+/// Per node, the prose words below it that are not inside furniture or the page's footer as its
+/// name places it ([`names_the_page_footer`]; nor, when `strict`, in a comment, a sidebar or one
+/// of many alike items with bylines), and the page's total of them. `containers` are the first
+/// extraction's.
 fn prose_per_node(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     strict: bool,
     first: &[Label],
+    containers: &[NodeId],
 ) -> (Vec<u32>, u32) {
     let dom = &page.dom;
     let mut per_node = vec![0u32; dom.len()];
-    // 0 = unknown, 1 = clear, 2 = inside furniture; filled on the way up, once per node.
+    // 0 = unknown, 1 = clear, 2 = inside furniture or the page's footer; filled on the way up,
+    // once per node.
     let mut furniture = vec![0u8; dom.len()];
+    let footer_place = FooterPlace::of(page, stats, containers);
     let mut total = 0;
     let mut previous: Option<&crate::page::Block> = None;
     for (block, label) in page.blocks.iter().zip(first) {
@@ -111,7 +116,15 @@ fn prose_per_node(
         if !stats::is_prose(block) || super::in_comment_section(label) || (strict && teaser) {
             continue;
         }
-        if in_furniture(dom, &mut furniture, block.node, dom.root()) {
+        let set_apart = ancestor_mark(dom, &mut furniture, block.node, dom.root(), |n| {
+            if is_furniture_element(dom, n) || names_the_page_footer(stats, facts, &footer_place, n)
+            {
+                2
+            } else {
+                1
+            }
+        });
+        if set_apart == 2 {
             continue;
         }
         if strict && around_an_article(page, stats, facts, block.node) {
@@ -127,6 +140,62 @@ fn prose_per_node(
         }
     }
     (per_node, total)
+}
+
+/// Where a page's footer stands, for [`names_the_page_footer`]: after the article the first
+/// extraction chose, or around the page's last prose.
+struct FooterPlace<'a> {
+    /// The first extraction's containers (the chosen one first).
+    containers: &'a [NodeId],
+    /// The element of the page's last prose block.
+    last_prose: Option<NodeId>,
+    /// The page's text blocks, to tell the page's wrappers.
+    total_blocks: u32,
+}
+
+impl<'a> FooterPlace<'a> {
+    fn of(page: &Page, stats: &Stats, containers: &'a [NodeId]) -> Self {
+        FooterPlace {
+            containers,
+            last_prose: page
+                .blocks
+                .iter()
+                .rev()
+                .find(|b| stats::is_prose(b))
+                .map(|b| b.node),
+            total_blocks: stats.get(page.dom.root()).blocks,
+        }
+    }
+}
+
+/// True when `node` is the page's footer as its name and place say: its `class` or `id` names a
+/// footer (`site-footer`, `#footer`), it does not wrap the page, and it stands where a page's
+/// footer stands: wholly after the box the first extraction chose (holding none of its
+/// containers), or around the page's last prose. HTML's `<footer>` says as much by its tag (see
+/// [`is_furniture_element`]); a page built of `<div>`s says it only so. The fine print, the
+/// newsletter's pitch and the towns served that such a footer holds are not the page's prose:
+/// counted, they starve the article, and widening keeps the footer. A box named so inside the
+/// article (an entry's footer with its tags, a story's closing list) stands inside what was
+/// chosen, before the page's last prose, and counts.
+fn names_the_page_footer(
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    place: &FooterPlace<'_>,
+    node: NodeId,
+) -> bool {
+    if facts.hint(node).negative != Some("footer")
+        || super::select::wraps_the_page(stats, place.total_blocks, node)
+    {
+        return false;
+    }
+    let after_the_article = place.containers.first().is_some_and(|&chosen| {
+        stats.get(node).pre >= stats.get(chosen).end
+            && !place.containers.iter().any(|&c| stats.contains(node, c))
+    });
+    after_the_article
+        || place
+            .last_prose
+            .is_some_and(|last| stats.contains(node, last))
 }
 
 /// Negative class words that mark a comment thread: the prose a news story's page holds beside
@@ -201,7 +270,7 @@ pub(super) fn starved(
         .is_some_and(|&c| one_of_many(page, stats, facts, c));
     let strict =
         teaser_page || (kept >= ARTICLE_WORDS && !one_of_many && !facts.declares_discussion(page));
-    let (per_node, total) = prose_per_node(page, stats, facts, strict, labels);
+    let (per_node, total) = prose_per_node(page, stats, facts, strict, labels, containers);
     if total < MIN_PAGE_PROSE || total as f32 * STARVED_SHARE <= kept as f32 {
         return None;
     }
@@ -476,14 +545,6 @@ pub(super) fn sets_apart_as_surroundings(
     facts.hint(id).names_surroundings()
         && !stats::is_quotation(&a)
         && a.prose_words * 2 < stats.get(region).prose_words.max(1)
-}
-
-/// True when `id` sits inside a furniture element below `region` (`cache`: see
-/// [`ancestor_mark`]; 2 marks furniture).
-fn in_furniture(dom: &Dom, cache: &mut [u8], id: NodeId, region: NodeId) -> bool {
-    ancestor_mark(dom, cache, id, region, |n| {
-        if is_furniture_element(dom, n) { 2 } else { 1 }
-    }) == 2
 }
 
 /// The mark of `id` below `region`: that of its outermost ancestor (itself included, `region`
