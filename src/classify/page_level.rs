@@ -281,7 +281,9 @@ fn grid_if_no_article(
     let article_worth = kept_prose >= widen::ARTICLE_WORDS && !one_card;
     let has_article = article_worth && !fell_back;
     // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
-    // text is the list's introduction, and kept with it.
+    // text is the list's introduction, and kept with it. It dwarfs the text by words of its own
+    // (below, once found): an archive's tree of links or a tag cloud, however long, is the
+    // navigation beside an article, not a list the article introduces.
     let factor = if has_article {
         GRID_OVER_INTRO
     } else if fell_back {
@@ -301,6 +303,9 @@ fn grid_if_no_article(
             None => return first,
         },
     };
+    if has_article && !pointed && grid.own_words(stats) < kept_words.saturating_mul(factor) {
+        return first;
+    }
     // A page that calls itself an article has one (also when nothing stood out on it but the
     // fallback kept an article's worth), and a grid of entries without a linked title each
     // (comments: a name, a date, prose) is a thread under it, however long.

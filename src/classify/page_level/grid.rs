@@ -36,6 +36,20 @@ pub(super) struct Grid {
     pub words: u32,
 }
 
+impl Grid {
+    /// Words of the items outside their links: what the items say themselves (a summary, a
+    /// price, a post), not the titles and menus they link to.
+    pub fn own_words(&self, stats: &Stats) -> u32 {
+        self.items
+            .iter()
+            .map(|&i| {
+                let a = stats.get(i);
+                a.words.saturating_sub(a.link_words)
+            })
+            .sum()
+    }
+}
+
 /// An element's template: its tag and its first class with its numbers folded (`card-12` and
 /// `card-7` are one template; `card card--sale` and `card` too), as a signature folds them: a
 /// generated name's digits are part of it (`sc-643c51a4-0` and `sc-913e22b0-0` are two).

@@ -3120,3 +3120,52 @@ fn a_footer_named_so_is_not_the_pages_prose() {
     let (kept, _) = widened_from(&page, &["story"]);
     assert!(has(&kept, "Paragraph 10 "), "{kept:?}");
 }
+
+/// A blog's archive beside a post, in a `<div>` (no `<aside>` says it stands aside): years of
+/// months of linked titles, many times the post's words, all of them links.
+fn post_beside_an_archive(summary: &str) -> String {
+    let years: String = (2014..2026)
+        .map(|year| {
+            let months: String = ["January", "April", "July", "October"]
+                .iter()
+                .map(|month| {
+                    let posts: String = (0..3)
+                        .map(|n| {
+                            format!(
+                                "<li class=entry><a href=/blog/{year}/{month}/{n}>Why you \
+                                 should taste wine number {n} of {month} {year}</a>{summary}</li>"
+                            )
+                        })
+                        .collect();
+                    format!("<li><a href=/blog/{year}/{month}>{month}</a><ul>{posts}</ul></li>")
+                })
+                .collect();
+            format!(
+                "<li class=year><a href=/blog/{year}>{year}</a><ul class=months>{months}</ul></li>"
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><title>Tasting notes</title></head><body>{NAV}<div class=columns>\
+         <div class=post><h1>Tasting notes</h1>{}</div>\
+         <div class=right-col><h2>Archive</h2><ul class=years>{years}</ul></div>\
+         </div></body></html>",
+        paragraphs(0..4)
+    )
+}
+
+/// Beside an article, a grid of alike items joins it only when the items' own words dwarf it:
+/// an archive of linked titles, however long, is the navigation beside the post; the same
+/// entries each with its summary are a list the post introduces.
+#[test]
+fn an_archive_of_links_beside_a_post_is_not_the_page() {
+    let (page, x) = run(&post_beside_an_archive(""));
+    let links_only = kept(&page, &x);
+    assert!(has(&links_only, "Paragraph 3 of the article"), "{links_only:#?}");
+    assert!(!has(&links_only, "wine number 1 of July 2019"), "{links_only:#?}");
+    let summary = "<p>A short note on the grapes, the region and the food to serve.</p>";
+    let (page, x) = run(&post_beside_an_archive(summary));
+    let summarised = kept(&page, &x);
+    assert!(has(&summarised, "Paragraph 3 of the article"), "{summarised:#?}");
+    assert!(has(&summarised, "wine number 1 of July 2019"), "{summarised:#?}");
+}
