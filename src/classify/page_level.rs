@@ -306,6 +306,13 @@ fn grid_if_no_article(
     if has_article && !pointed && grid.own_words(stats) < kept_words.saturating_mul(factor) {
         return first;
     }
+    // A grid the page prints before its headline, in a part of its own, is the site's menus (a
+    // mega menu's columns of links), as a container there would be.
+    if titled_heading(page, facts)
+        .is_some_and(|h| select::apart_before_the_headline(page, stats, grid.parent, h))
+    {
+        return first;
+    }
     // A page that calls itself an article has one (also when nothing stood out on it but the
     // fallback kept an article's worth), and a grid of entries without a linked title each
     // (comments: a name, a date, prose) is a thread under it, however long.

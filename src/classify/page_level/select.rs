@@ -560,16 +560,6 @@ pub(super) fn damp_outside_the_article(
     let Some(block) = page.blocks.get(headline) else {
         return;
     };
-    // The headline's ancestors: a candidate's lowest ancestor among them is the box it shares.
-    let mut around_headline = vec![false; dom.len()];
-    let mut at = Some(block.node);
-    while let Some(n) = at {
-        if let Some(slot) = around_headline.get_mut(n as usize) {
-            *slot = true;
-        }
-        at = dom.parent(n);
-    }
-    let total_blocks = page.blocks.len() as u32;
     // A box set outside the article counts as one whose score came through named boxes
     // (`damped`, see its doc).
     let mut damp = |candidate: NodeId, why: SetApart| {
@@ -607,22 +597,35 @@ pub(super) fn damp_outside_the_article(
             damp(candidate, SetApart::InThePagesFooter);
             continue;
         }
-        if stats.get(candidate).end_block as usize > headline {
-            continue;
-        }
-        let mut shared = Some(candidate);
-        while let Some(n) = shared {
-            if around_headline.get(n as usize).copied().unwrap_or(false) {
-                break;
-            }
-            shared = dom.parent(n);
-        }
-        let apart = shared
-            .is_none_or(|s| is_page_wrapper(dom, s) || wraps_the_page(stats, total_blocks, s));
-        if apart {
+        if apart_before_the_headline(page, stats, candidate, headline) {
             damp(candidate, SetApart::BeforeTheHeadline);
         }
     }
+}
+
+/// True when the box `node` ends before block `headline` (the heading that reads as the page's
+/// title) and shares no box with it but the page itself (`<body>`, or a wrapper holding nine
+/// tenths of the page's blocks: see [`wraps_the_page`]): a part the page prints before its
+/// article, in a part of its own (a dialog's offer, a cart drawer, a site's menus), not a
+/// standfirst inside the part that holds the headline.
+pub(super) fn apart_before_the_headline(
+    page: &Page,
+    stats: &Stats,
+    node: NodeId,
+    headline: usize,
+) -> bool {
+    let dom = &page.dom;
+    let Some(title) = page.blocks.get(headline).map(|b| b.node) else {
+        return false;
+    };
+    if stats.get(node).end_block as usize > headline {
+        return false;
+    }
+    let total_blocks = page.blocks.len() as u32;
+    std::iter::once(node)
+        .chain(dom.ancestors(node))
+        .find(|&n| stats.contains(n, title))
+        .is_none_or(|s| is_page_wrapper(dom, s) || wraps_the_page(stats, total_blocks, s))
 }
 
 /// True for an element that marks the page's main content: `<main>`, or `role="main"`.

@@ -3161,11 +3161,68 @@ fn post_beside_an_archive(summary: &str) -> String {
 fn an_archive_of_links_beside_a_post_is_not_the_page() {
     let (page, x) = run(&post_beside_an_archive(""));
     let links_only = kept(&page, &x);
-    assert!(has(&links_only, "Paragraph 3 of the article"), "{links_only:#?}");
-    assert!(!has(&links_only, "wine number 1 of July 2019"), "{links_only:#?}");
+    assert!(
+        has(&links_only, "Paragraph 3 of the article"),
+        "{links_only:#?}"
+    );
+    assert!(
+        !has(&links_only, "wine number 1 of July 2019"),
+        "{links_only:#?}"
+    );
     let summary = "<p>A short note on the grapes, the region and the food to serve.</p>";
     let (page, x) = run(&post_beside_an_archive(summary));
     let summarised = kept(&page, &x);
-    assert!(has(&summarised, "Paragraph 3 of the article"), "{summarised:#?}");
-    assert!(has(&summarised, "wine number 1 of July 2019"), "{summarised:#?}");
+    assert!(
+        has(&summarised, "Paragraph 3 of the article"),
+        "{summarised:#?}"
+    );
+    assert!(
+        has(&summarised, "wine number 1 of July 2019"),
+        "{summarised:#?}"
+    );
+}
+
+/// A job board's page built of `<div>`s: its title and a line of introduction, and columns of
+/// links either in the site's bar before the title (`menu_before`) or in the page after it.
+fn job_board(menu_before: bool) -> String {
+    let columns: String = ["Countries", "Skills", "Roles", "Levels", "Contracts"]
+        .iter()
+        .map(|label| {
+            let links: String = (0..8)
+                .map(|n| format!("<li><a href=/jobs/{label}/{n}>Remote {label} jobs {n}</a></li>"))
+                .collect();
+            format!("<div class=column><div class=label>{label}</div><ul>{links}</ul></div>")
+        })
+        .collect();
+    let menu = format!("<div class=bar><div class=columns>{columns}</div></div>");
+    let (before, after) = if menu_before {
+        (menu.as_str(), "")
+    } else {
+        ("", menu.as_str())
+    };
+    format!(
+        "<html><head><title>Remote engineer jobs</title></head><body>{before}\
+         <div class=page><div class=intro><h1>Remote engineer jobs</h1><p>Find remote engineer \
+         jobs at companies hiring now, in your time zone, full time or freelance.</p></div>\
+         {after}</div></body></html>"
+    )
+}
+
+/// A grid printed before the page's headline in a part of its own is the site's menus, and the
+/// page's introduction stands; the same columns after the headline are the page's grid.
+#[test]
+fn a_grid_of_menus_before_the_headline_is_not_the_page() {
+    let (page, x) = run(&job_board(true));
+    let menus_first = kept(&page, &x);
+    assert!(
+        has(&menus_first, "Find remote engineer jobs"),
+        "{menus_first:#?}"
+    );
+    assert!(
+        !has(&menus_first, "Remote Skills jobs 3"),
+        "{menus_first:#?}"
+    );
+    let (page, x) = run(&job_board(false));
+    let grid_after = kept(&page, &x);
+    assert!(has(&grid_after, "Remote Skills jobs 3"), "{grid_after:#?}");
 }
