@@ -281,9 +281,10 @@ fn grid_if_no_article(
     let article_worth = kept_prose >= widen::ARTICLE_WORDS && !one_card;
     let has_article = article_worth && !fell_back;
     // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
-    // text is the list's introduction, and kept with it. It dwarfs the text by words of its own
-    // (below, once found): an archive's tree of links or a tag cloud, however long, is the
-    // navigation beside an article, not a list the article introduces.
+    // text is the list's introduction, and kept with it. A grid whose items are lists dwarfs it
+    // by words of its own (below, once found): an archive's tree of links, however long, is the
+    // navigation beside an article, not a list the article introduces. (A card is often one link
+    // around its title and summary: items that are no lists are weighed by all their words.)
     let factor = if has_article {
         GRID_OVER_INTRO
     } else if fell_back {
@@ -303,7 +304,11 @@ fn grid_if_no_article(
             None => return first,
         },
     };
-    if has_article && !pointed && grid.own_words(stats) < kept_words.saturating_mul(factor) {
+    if has_article
+        && !pointed
+        && grid.items_hold_lists(stats)
+        && grid.own_words(stats) < kept_words.saturating_mul(factor)
+    {
         return first;
     }
     // A grid the page prints before its headline, in a part of its own, is the site's menus (a

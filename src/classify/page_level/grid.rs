@@ -48,6 +48,17 @@ impl Grid {
             })
             .sum()
     }
+
+    /// True when most items hold a list of two entries or more: a tree of links (an archive's
+    /// years of months, a menu's columns), not cards.
+    pub fn items_hold_lists(&self, stats: &Stats) -> bool {
+        let lists = self
+            .items
+            .iter()
+            .filter(|&&i| stats.get(i).list_items >= 2)
+            .count();
+        lists * 2 > self.items.len()
+    }
 }
 
 /// An element's template: its tag and its first class with its numbers folded (`card-12` and

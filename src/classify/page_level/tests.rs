@@ -3154,9 +3154,10 @@ fn post_beside_an_archive(summary: &str) -> String {
     )
 }
 
-/// Beside an article, a grid of alike items joins it only when the items' own words dwarf it:
-/// an archive of linked titles, however long, is the navigation beside the post; the same
-/// entries each with its summary are a list the post introduces.
+/// Beside an article, a grid whose items are lists (an archive's years of months) joins it only
+/// when the items' own words dwarf it: an archive of linked titles, however long, is the
+/// navigation beside the post; the same entries each with its summary are a list the post
+/// introduces.
 #[test]
 fn an_archive_of_links_beside_a_post_is_not_the_page() {
     let (page, x) = run(&post_beside_an_archive(""));
@@ -3225,4 +3226,29 @@ fn a_grid_of_menus_before_the_headline_is_not_the_page() {
     let (page, x) = run(&job_board(false));
     let grid_after = kept(&page, &x);
     assert!(has(&grid_after, "Remote Skills jobs 3"), "{grid_after:#?}");
+}
+
+/// A shop's guide: an introduction of an article's length, then cards each wrapped whole in one
+/// link (its title and its summary), many times the introduction's words.
+#[test]
+fn cards_wrapped_in_links_beside_an_introduction_are_the_page() {
+    let cards: String = (0..24)
+        .map(|n| {
+            format!(
+                "<div class=card><a href=/guides/{n}><h3>Guide number {n} to a better garden</h3>\
+                 <p>Everything about soil, light and water for plant {n}, with the tools you \
+                 need, the mistakes to avoid and the season to begin.</p></a></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Garden guides</title></head><body>{NAV}<div class=page>\
+         <div class=intro><h1>Garden guides</h1>{}</div><div class=cards>{cards}</div>\
+         </div></body></html>",
+        paragraphs(0..2)
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Paragraph 1 of the article"), "{kept:#?}");
+    assert!(has(&kept, "soil, light and water for plant 7"), "{kept:#?}");
 }
