@@ -255,8 +255,10 @@ fn follow_declared_body(
 
 /// When the page has no article (little prose kept, no container at all, or the container is
 /// one card among many) but a grid of alike items holds more text than was kept, keeps the
-/// grid (see [`grid`]); beside an article, a grid four times its words, or one the article
-/// links into by a fragment (see [`grid::find_pointed_to`]).
+/// grid (see [`grid`]); beside an article, a grid four times its words (a grid of lists of
+/// links, by its words outside links), or one the article links into by a fragment (see
+/// [`grid::find_pointed_to`]). A page's largest grid set apart before its headline is its menus,
+/// and the first choice stands.
 fn grid_if_no_article(
     page: &Page,
     stats: &Stats,
@@ -306,13 +308,15 @@ fn grid_if_no_article(
     };
     if has_article
         && !pointed
-        && grid.items_hold_lists(stats)
+        && grid.items_are_lists_of_links(&page.dom, stats)
         && grid.own_words(stats) < kept_words.saturating_mul(factor)
     {
         return first;
     }
     // A grid the page prints before its headline, in a part of its own, is the site's menus (a
-    // mega menu's columns of links), as a container there would be.
+    // mega menu's columns of links), as a container there would be. Being the page's largest
+    // grid, it says the page's own grids are no larger than menus: a smaller one after the
+    // headline is as often the footer's columns of links, and the first choice stands.
     if titled_heading(page, facts)
         .is_some_and(|h| select::apart_before_the_headline(page, stats, grid.parent, h))
     {

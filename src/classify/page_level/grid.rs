@@ -49,17 +49,33 @@ impl Grid {
             .sum()
     }
 
-    /// True when most items hold a list of two entries or more: a tree of links (an archive's
-    /// years of months, a menu's columns), not cards.
-    pub fn items_hold_lists(&self, stats: &Stats) -> bool {
+    /// True when most items each hold a list of links: [`LINKED_ENTRIES`] list entries or more
+    /// below the item (not the item itself), each with words, half of them or more in links. That
+    /// is a tree of links (an archive's years of months, a menu's columns), not cards: a card's
+    /// swatches hold no words, and its chips of sizes are no links.
+    pub fn items_are_lists_of_links(&self, dom: &Dom, stats: &Stats) -> bool {
         let lists = self
             .items
             .iter()
-            .filter(|&&i| stats.get(i).list_items >= 2)
+            .filter(|&&item| {
+                dom.descendants(item)
+                    .filter(|&n| {
+                        let a = stats.get(n);
+                        dom.is_html(n, &local_name!("li"))
+                            && a.words > 0
+                            && a.link_words * 2 >= a.words
+                    })
+                    .nth(LINKED_ENTRIES - 1)
+                    .is_some()
+            })
             .count();
         lists * 2 > self.items.len()
     }
 }
+
+/// Linked list entries an item holds for it to be a list of links (see
+/// [`Grid::items_are_lists_of_links`]).
+const LINKED_ENTRIES: usize = 2;
 
 /// An element's template: its tag and its first class with its numbers folded (`card-12` and
 /// `card-7` are one template; `card card--sale` and `card` too), as a signature folds them: a

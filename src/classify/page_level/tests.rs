@@ -3121,6 +3121,26 @@ fn a_footer_named_so_is_not_the_pages_prose() {
     assert!(has(&kept, "Paragraph 10 "), "{kept:?}");
 }
 
+/// A footer that was itself the first choice (its fine print, for want of an article) is judged
+/// as any first choice is: its prose counts, and the story three times as long replaces it.
+#[test]
+fn a_footer_chosen_first_is_still_widened_away_from() {
+    let html = format!(
+        "<html><head><title>Town fair</title></head><body>{NAV}\
+         <div id=story><h1>Town fair</h1>{}</div>\
+         <div id=bottom class=site-footer>{}</div></body></html>",
+        paragraphs(0..10),
+        paragraphs(20..24)
+    );
+    let base = Url::parse("https://example.com/news/fair").ok();
+    let page = page_from_html(&html, base.as_ref());
+    let story = page.dom.element_with_id("story").expect("the story");
+    let (kept, containers) = widened_from(&page, &["bottom"]);
+    assert!(has(&kept, "Paragraph 9 "), "{kept:?}");
+    assert!(!has(&kept, "Paragraph 21 "), "{kept:?}");
+    assert_eq!(containers, vec![story]);
+}
+
 /// A blog's archive beside a post, in a `<div>` (no `<aside>` says it stands aside): years of
 /// months of linked titles, many times the post's words, all of them links.
 fn post_beside_an_archive(summary: &str) -> String {
@@ -3229,7 +3249,8 @@ fn a_grid_of_menus_before_the_headline_is_not_the_page() {
 }
 
 /// A shop's guide: an introduction of an article's length, then cards each wrapped whole in one
-/// link (its title and its summary), many times the introduction's words.
+/// link (its title and its summary) with its colour swatches and sizes listed, many times the
+/// introduction's words.
 #[test]
 fn cards_wrapped_in_links_beside_an_introduction_are_the_page() {
     let cards: String = (0..24)
@@ -3237,7 +3258,9 @@ fn cards_wrapped_in_links_beside_an_introduction_are_the_page() {
             format!(
                 "<div class=card><a href=/guides/{n}><h3>Guide number {n} to a better garden</h3>\
                  <p>Everything about soil, light and water for plant {n}, with the tools you \
-                 need, the mistakes to avoid and the season to begin.</p></a></div>"
+                 need, the mistakes to avoid and the season to begin.</p></a>\
+                 <ul class=swatches><li></li><li></li><li></li></ul>\
+                 <ul class=sizes><li>S</li><li>M</li><li>L</li></ul></div>"
             )
         })
         .collect();

@@ -83,10 +83,22 @@ pub(super) fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
 /// news story's comment thread is often longer than the story.
 pub(super) const ARTICLE_WORDS: u32 = 50;
 
-/// Per node, the prose words below it that are not inside furniture or the page's footer as its
+/// The page's prose as widening weighs it (see [`prose_per_node`]).
+struct PageProse {
+    /// Per node, the prose words below it that count.
+    per_node: Vec<u32>,
+    /// The page's prose words that count.
+    total: u32,
+    /// Of the prose the first extraction kept, the words inside the page's footer as its name
+    /// places it ([`names_the_page_footer`]): the footer's prose is not the page's, on the kept
+    /// side either.
+    kept_in_footer: u32,
+}
+
+/// The prose words below each node that are not inside furniture or the page's footer as its
 /// name places it ([`names_the_page_footer`]; nor, when `strict`, in a comment, a sidebar or one
-/// of many alike items with bylines), and the page's total of them. `containers` are the first
-/// extraction's.
+/// of many alike items with bylines), and the page's total of them. `first` and `containers` are
+/// the first extraction's.
 fn prose_per_node(
     page: &Page,
     stats: &Stats,
@@ -94,13 +106,14 @@ fn prose_per_node(
     strict: bool,
     first: &[Label],
     containers: &[NodeId],
-) -> (Vec<u32>, u32) {
+) -> PageProse {
     let dom = &page.dom;
     let mut per_node = vec![0u32; dom.len()];
-    // 0 = unknown, 1 = clear, 2 = inside furniture or the page's footer; filled on the way up,
-    // once per node.
+    // 0 = unknown, 1 = clear, 2 = inside furniture, 3 = inside the page's footer as its name
+    // places it; filled on the way up, once per node.
     let mut furniture = vec![0u8; dom.len()];
-    let footer_place = FooterPlace::of(page, stats, containers);
+    let footer_place = FooterPlace::of(page, containers);
+    let mut kept_in_footer = 0;
     let mut total = 0;
     let mut previous: Option<&crate::page::Block> = None;
     for (block, label) in page.blocks.iter().zip(first) {
@@ -117,14 +130,18 @@ fn prose_per_node(
             continue;
         }
         let set_apart = ancestor_mark(dom, &mut furniture, block.node, dom.root(), |n| {
-            if is_furniture_element(dom, n) || names_the_page_footer(stats, facts, &footer_place, n)
-            {
+            if is_furniture_element(dom, n) {
                 2
+            } else if names_the_page_footer(stats, facts, &footer_place, n) {
+                3
             } else {
                 1
             }
         });
-        if set_apart == 2 {
+        if set_apart == 3 && label.is_content() {
+            kept_in_footer += block.words;
+        }
+        if set_apart >= 2 {
             continue;
         }
         if strict && around_an_article(page, stats, facts, block.node) {
@@ -139,7 +156,11 @@ fn prose_per_node(
             node = dom.parent(n);
         }
     }
-    (per_node, total)
+    PageProse {
+        per_node,
+        total,
+        kept_in_footer,
+    }
 }
 
 /// Where a page's footer stands, for [`names_the_page_footer`]: after the article the first
@@ -149,12 +170,12 @@ struct FooterPlace<'a> {
     containers: &'a [NodeId],
     /// The element of the page's last prose block.
     last_prose: Option<NodeId>,
-    /// The page's text blocks, to tell the page's wrappers.
+    /// The page's blocks, to tell the page's wrappers (see [`super::select::wraps_the_page`]).
     total_blocks: u32,
 }
 
 impl<'a> FooterPlace<'a> {
-    fn of(page: &Page, stats: &Stats, containers: &'a [NodeId]) -> Self {
+    fn of(page: &Page, containers: &'a [NodeId]) -> Self {
         FooterPlace {
             containers,
             last_prose: page
@@ -163,20 +184,21 @@ impl<'a> FooterPlace<'a> {
                 .rev()
                 .find(|b| stats::is_prose(b))
                 .map(|b| b.node),
-            total_blocks: stats.get(page.dom.root()).blocks,
+            total_blocks: page.blocks.len() as u32,
         }
     }
 }
 
-/// True when `node` is the page's footer as its name and place say: its `class` or `id` names a
-/// footer (`site-footer`, `#footer`), it does not wrap the page, and it stands where a page's
-/// footer stands: wholly after the box the first extraction chose (holding none of its
-/// containers), or around the page's last prose. HTML's `<footer>` says as much by its tag (see
-/// [`is_furniture_element`]); a page built of `<div>`s says it only so. The fine print, the
-/// newsletter's pitch and the towns served that such a footer holds are not the page's prose:
-/// counted, they starve the article, and widening keeps the footer. A box named so inside the
-/// article (an entry's footer with its tags, a story's closing list) stands inside what was
-/// chosen, before the page's last prose, and counts.
+/// True when `node` is the page's footer as its name and place say: the first negative word of
+/// its `class` or `id` names a footer (`site-footer`, `#footer`), it does not wrap the page, and
+/// it stands where a page's footer stands: wholly after the box first chosen (holding none of the
+/// first extraction's boxes), or around the page's last prose. HTML's
+/// `<footer>` says as much by its tag (see [`is_furniture_element`]); a page built of `<div>`s
+/// says it only so. The fine print, the newsletter's pitch and the towns served that such a
+/// footer holds are not the page's prose: counted, they starve the article, and widening keeps
+/// the footer. What the first extraction kept of it is left out of what it kept as well (see
+/// [`PageProse::kept_in_footer`]): a footer chosen for want of an article starves the page, and
+/// a box named so inside the article (an entry's footer closing it) weighs on neither side.
 fn names_the_page_footer(
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
@@ -270,7 +292,15 @@ pub(super) fn starved(
         .is_some_and(|&c| one_of_many(page, stats, facts, c));
     let strict =
         teaser_page || (kept >= ARTICLE_WORDS && !one_of_many && !facts.declares_discussion(page));
-    let (per_node, total) = prose_per_node(page, stats, facts, strict, labels, containers);
+    let PageProse {
+        per_node,
+        total,
+        kept_in_footer,
+    } = prose_per_node(page, stats, facts, strict, labels, containers);
+    // Prose kept in the page's footer (its fine print, chosen for want of an article) is not the
+    // page's prose, and was not kept as such: weighed on one side only, it would hide that the
+    // article went unkept.
+    let kept = kept.saturating_sub(kept_in_footer);
     if total < MIN_PAGE_PROSE || total as f32 * STARVED_SHARE <= kept as f32 {
         return None;
     }
