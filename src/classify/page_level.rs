@@ -654,7 +654,8 @@ pub fn extract_in(page: &Page, container: NodeId) -> ArticleExtraction {
 }
 
 /// On a page that declares itself a product, widens the choice to the box that holds both it
-/// and the page's headline (the product's name): a shop's page splits the product into a
+/// and the page's headline (the product's name, see [`is_a_products_name`]): a shop's page
+/// splits the product into a
 /// column of parts (name, price, features, specifications, description) of which the scores
 /// find only the longest, the description.
 fn product_column(
@@ -667,7 +668,7 @@ fn product_column(
     containers.extend(choice.siblings.iter().copied());
     let Some(name) = headline(page, stats, facts, &containers)
         .and_then(|h| page.blocks.get(h))
-        .filter(|b| b.kind == BlockKind::Heading(1))
+        .filter(|b| is_a_products_name(b))
     else {
         return choice;
     };
@@ -691,6 +692,14 @@ fn product_column(
         choice.siblings.clear();
     }
     choice
+}
+
+/// True when `block`, the page's headline, can be its product's name, where the product's column
+/// begins: the page's `<h1>`, or a line that is no heading at all (a shop that prints the name in
+/// a `<div>`). An `<h2>` or `<h3>` reading as the title is as often a section about the product
+/// (its reviews, its questions), whose box is no column of the product's parts.
+fn is_a_products_name(block: &crate::page::Block) -> bool {
+    matches!(block.kind, BlockKind::Heading(1)) || !matches!(block.kind, BlockKind::Heading(_))
 }
 
 /// True when the chosen containers hold enough text to be the article.

@@ -1135,6 +1135,41 @@ fn a_declared_product_keeps_its_whole_column() {
     );
 }
 
+/// A declared product whose name is printed as `name` (its markup), on a page titled with it.
+fn product_named(name: &str) -> String {
+    format!(
+        "<html><head><title>Loke Rain Jacket</title>{PRODUCT_FOR_SALE}</head><body>\
+         <nav>{NAV}</nav><main><section class=product-info><div class=title-box>{name}\
+         <div class=price>$120.00</div></div>\
+         <div class=features><ul><li>Waterproof shell with sealed seams</li>\
+         <li>Packs into its own pocket</li><li>Adjustable hood and hem</li></ul></div>\
+         <div class=description>{}</div></section></main></body></html>",
+        paragraphs(0..3)
+    )
+}
+
+/// The product's name begins its column whether the shop prints it as the page's `<h1>` or as a
+/// line in a `<div>`; a lower heading reading as the title does not place the column.
+#[test]
+fn a_products_name_in_a_div_begins_its_column() {
+    for name in [
+        "<h1>Loke Rain Jacket</h1>",
+        "<div class=product-name>Loke Rain Jacket</div>",
+    ] {
+        let (page, x) = run(&product_named(name));
+        let k = kept(&page, &x);
+        for line in ["$120.00", "Waterproof shell", "Paragraph 2 "] {
+            assert!(has(&k, line), "{name}: {line} missing: {k:?}");
+        }
+    }
+    let (page, x) = run(&product_named("<h2>Loke Rain Jacket</h2>"));
+    let k = kept(&page, &x);
+    assert!(
+        has(&k, "Paragraph 2 ") && !has(&k, "Waterproof shell"),
+        "{k:?}"
+    );
+}
+
 /// A product page whose column ends in the shop's review widget: customers' opinions, in
 /// sentences, alike items each with a rating (no author or date line, which would make them
 /// a list of posts).
