@@ -3310,3 +3310,24 @@ fn cards_wrapped_in_links_beside_an_introduction_are_the_page() {
     assert!(has(&kept, "Paragraph 1 of the article"), "{kept:#?}");
     assert!(has(&kept, "soil, light and water for plant 7"), "{kept:#?}");
 }
+
+/// After a wrong first choice (an offer printed before the article), what stands after it is not
+/// placed at the page's end by that: a guide whose box is named as some footer of the site's
+/// template still counts as the page's prose, and widening finds it.
+#[test]
+fn after_a_wrong_first_choice_a_box_named_footer_is_still_prose() {
+    let html = format!(
+        "<html><head><title>City guide</title></head><body>{NAV}\
+         <div id=offer><p>Subscribe for one dollar a week.</p></div>\
+         <div id=guide class=page-footer>{}</div>\
+         <div class=note><p>{}</p></div></body></html>",
+        paragraphs(0..8),
+        prose_text(30)
+    );
+    let base = Url::parse("https://example.com/guides/city").ok();
+    let page = page_from_html(&html, base.as_ref());
+    let guide = page.dom.element_with_id("guide").expect("the guide");
+    let (kept, containers) = widened_from(&page, &["offer"]);
+    assert!(has(&kept, "Paragraph 7 "), "{kept:?}");
+    assert_eq!(containers, vec![guide]);
+}

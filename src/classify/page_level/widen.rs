@@ -112,7 +112,7 @@ fn prose_per_node(
     // 0 = unknown, 1 = clear, 2 = inside furniture, 3 = inside the page's footer as its name
     // places it; filled on the way up, once per node.
     let mut furniture = vec![0u8; dom.len()];
-    let footer_place = FooterPlace::of(page, containers);
+    let footer_place = FooterPlace::of(page, containers, strict);
     let mut kept_in_footer = 0;
     let mut total = 0;
     let mut previous: Option<&crate::page::Block> = None;
@@ -168,6 +168,10 @@ fn prose_per_node(
 struct FooterPlace<'a> {
     /// The first extraction's containers (the chosen one first).
     containers: &'a [NodeId],
+    /// Whether the box first chosen is an article (see `strict` in [`prose_per_node`]): only
+    /// then does standing after it place a box at the page's end. After a wrong choice (an
+    /// offer printed first) the article itself stands after it.
+    chosen_is_article: bool,
     /// The element of the page's last prose block.
     last_prose: Option<NodeId>,
     /// The page's blocks, to tell the page's wrappers (see [`super::select::wraps_the_page`]).
@@ -175,9 +179,10 @@ struct FooterPlace<'a> {
 }
 
 impl<'a> FooterPlace<'a> {
-    fn of(page: &Page, containers: &'a [NodeId]) -> Self {
+    fn of(page: &Page, containers: &'a [NodeId], chosen_is_article: bool) -> Self {
         FooterPlace {
             containers,
+            chosen_is_article,
             last_prose: page
                 .blocks
                 .iter()
@@ -191,8 +196,8 @@ impl<'a> FooterPlace<'a> {
 
 /// True when `node` is the page's footer as its name and place say: the first negative word of
 /// its `class` or `id` names a footer (`site-footer`, `#footer`), it does not wrap the page, and
-/// it stands where a page's footer stands: wholly after the box first chosen (holding none of the
-/// first extraction's boxes), or around the page's last prose. HTML's
+/// it stands where a page's footer stands: wholly after the box first chosen when that box is an
+/// article (holding none of the first extraction's boxes), or around the page's last prose. HTML's
 /// `<footer>` says as much by its tag (see [`is_furniture_element`]); a page built of `<div>`s
 /// says it only so. The fine print, the newsletter's pitch and the towns served that such a
 /// footer holds are not the page's prose: counted, they starve the article, and widening keeps
@@ -210,10 +215,11 @@ fn names_the_page_footer(
     {
         return false;
     }
-    let after_the_article = place.containers.first().is_some_and(|&chosen| {
-        stats.get(node).pre >= stats.get(chosen).end
-            && !place.containers.iter().any(|&c| stats.contains(node, c))
-    });
+    let after_the_article = place.chosen_is_article
+        && place.containers.first().is_some_and(|&chosen| {
+            stats.get(node).pre >= stats.get(chosen).end
+                && !place.containers.iter().any(|&c| stats.contains(node, c))
+        });
     after_the_article
         || place
             .last_prose
