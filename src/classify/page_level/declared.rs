@@ -266,10 +266,7 @@ fn og_type(page: &Page) -> Option<String> {
 /// True when the page calls itself an article: `<meta property="og:type" content="article">`
 /// or an article type in its structured data (`documents`: its JSON-LD, see [`parse_json_ld`]).
 pub(super) fn declares_article(page: &Page, documents: &[serde_json::Value]) -> bool {
-    og_type(page).is_some_and(|t| t == "article")
-        || page_types(page, documents)
-            .iter()
-            .any(|t| ARTICLE_TYPES.contains(&t.as_str()))
+    og_type(page).is_some_and(|t| t == "article") || is_article_type(&page_types(page, documents))
 }
 
 /// True when the page calls itself a product (`og:type` `product…`, or a `Product` for sale in
@@ -355,10 +352,10 @@ pub(super) fn author_names(page: &Page, documents: &[serde_json::Value]) -> Vec<
     // The graph's described things by `@id`, built when an author is only a reference.
     let mut named: Option<Vec<(&str, &serde_json::Value)>> = None;
     for_each_page_entry(documents, |entry| {
-        let is_article = entry_types(entry)
-            .iter()
-            .any(|t| ARTICLE_TYPES.contains(&t.as_str()));
-        let Some(author) = entry.get("author").filter(|_| is_article) else {
+        let Some(author) = entry
+            .get("author")
+            .filter(|_| is_article_type(&entry_types(entry)))
+        else {
             return;
         };
         let people: Vec<&serde_json::Value> = match author {
@@ -367,23 +364,11 @@ pub(super) fn author_names(page: &Page, documents: &[serde_json::Value]) -> Vec<
         };
         for person in people {
             let described = match person.get("@id").and_then(serde_json::Value::as_str) {
-                Some(id) if person.get("name").is_none() => {
-                    // Every object with an `@id` and a name: what an author's reference names.
-                    let named = named.get_or_insert_with(|| {
-                        let mut all = Vec::new();
-                        for document in documents {
-                            for_each_object(document, 0, &mut |map, value| {
-                                if let Some(id) = map.get("@id").and_then(serde_json::Value::as_str)
-                                    && map.contains_key("name")
-                                {
-                                    all.push((id, value));
-                                }
-                            });
-                        }
-                        all
-                    });
-                    named.iter().find(|(i, _)| *i == id).map(|(_, v)| *v)
-                }
+                Some(id) if person.get("name").is_none() => named
+                    .get_or_insert_with(|| named_by_id(documents))
+                    .iter()
+                    .find(|(i, _)| *i == id)
+                    .map(|(_, v)| *v),
                 _ => Some(person),
             };
             match described {
@@ -415,6 +400,27 @@ pub(super) fn author_names(page: &Page, documents: &[serde_json::Value]) -> Vec<
     names.sort();
     names.dedup();
     names
+}
+
+/// Every object of `documents` with an `@id` and a `name`, by its id: what an entry's reference
+/// (`"author": {"@id": …}`) names.
+fn named_by_id(documents: &[serde_json::Value]) -> Vec<(&str, &serde_json::Value)> {
+    let mut all = Vec::new();
+    for document in documents {
+        for_each_object(document, 0, &mut |map, value| {
+            if let Some(id) = map.get("@id").and_then(serde_json::Value::as_str)
+                && map.contains_key("name")
+            {
+                all.push((id, value));
+            }
+        });
+    }
+    all
+}
+
+/// True when one of `types` is an article's ([`ARTICLE_TYPES`]).
+fn is_article_type(types: &[String]) -> bool {
+    types.iter().any(|t| ARTICLE_TYPES.contains(&t.as_str()))
 }
 
 /// True for a JSON-LD object that is a `Person`, or says nothing of its type: an `Organization`

@@ -25,9 +25,14 @@ fn paragraphs(range: std::ops::Range<usize>) -> String {
 const NAV: &str = "<ul class=menu><li><a href=/a>Home</a></li><li><a href=/b>World</a></li>\
                    <li><a href=/c>Business</a></li><li><a href=/d>Sport</a></li></ul>";
 
-fn run(html: &str) -> (Page, ArticleExtraction) {
+/// `html` cut into blocks as a page of a news site.
+fn page_at(html: &str) -> Page {
     let base = Url::parse("https://example.com/news/story").ok();
-    let page = page_from_html(html, base.as_ref());
+    page_from_html(html, base.as_ref())
+}
+
+fn run(html: &str) -> (Page, ArticleExtraction) {
+    let page = page_at(html);
     let extraction = extract(&page);
     assert_eq!(extraction.labels.len(), page.blocks.len());
     (page, extraction)
@@ -3125,8 +3130,7 @@ fn story_and_named_footer(footer_class: &str, after: &str) -> Page {
          <div id=bottom class=\"{footer_class}\">{footer}</div>{after}</body></html>",
         paragraphs(0..3)
     );
-    let base = Url::parse("https://example.com/news/fair").ok();
-    page_from_html(&html, base.as_ref())
+    page_at(&html)
 }
 
 /// The prose of a box named as the page's footer, standing after the article chosen or around
@@ -3167,8 +3171,7 @@ fn a_footer_chosen_first_is_still_widened_away_from() {
         paragraphs(0..10),
         paragraphs(20..24)
     );
-    let base = Url::parse("https://example.com/news/fair").ok();
-    let page = page_from_html(&html, base.as_ref());
+    let page = page_at(&html);
     let story = page.dom.element_with_id("story").expect("the story");
     let (kept, containers) = widened_from(&page, &["bottom"]);
     assert!(has(&kept, "Paragraph 9 "), "{kept:?}");
@@ -3324,8 +3327,7 @@ fn after_a_wrong_first_choice_a_box_named_footer_is_still_prose() {
         paragraphs(0..8),
         prose_text(30)
     );
-    let base = Url::parse("https://example.com/guides/city").ok();
-    let page = page_from_html(&html, base.as_ref());
+    let page = page_at(&html);
     let guide = page.dom.element_with_id("guide").expect("the guide");
     let (kept, containers) = widened_from(&page, &["offer"]);
     assert!(has(&kept, "Paragraph 7 "), "{kept:?}");

@@ -111,7 +111,7 @@ fn prose_per_node(
     let mut per_node = vec![0u32; dom.len()];
     // 0 = unknown, 1 = clear, 2 = inside furniture, 3 = inside the page's footer as its name
     // places it; filled on the way up, once per node.
-    let mut furniture = vec![0u8; dom.len()];
+    let mut marks = vec![0u8; dom.len()];
     let footer_place = FooterPlace::of(page, containers, strict);
     let mut kept_in_footer = 0;
     let mut total = 0;
@@ -129,7 +129,7 @@ fn prose_per_node(
         if !stats::is_prose(block) || super::in_comment_section(label) || (strict && teaser) {
             continue;
         }
-        let set_apart = ancestor_mark(dom, &mut furniture, block.node, dom.root(), |n| {
+        let set_apart = ancestor_mark(dom, &mut marks, block.node, dom.root(), |n| {
             if is_furniture_element(dom, n) {
                 2
             } else if names_the_page_footer(stats, facts, &footer_place, n) {
