@@ -95,6 +95,9 @@ pub struct Page {
     /// What the page declares about itself (structured data, Open Graph type), found while
     /// cutting blocks so that no reader of it walks the whole tree again.
     pub declared: Declarations,
+    /// The URL the page's relative links resolve against (its `<base href>`, else the response
+    /// URL), when one is known: where the page stands, and so which of its links lead elsewhere.
+    pub base: Option<Url>,
 }
 
 /// The elements in which a page declares what it is, in document order.
@@ -112,6 +115,9 @@ pub struct Declarations {
     /// fragment): where the page's text says its parts are. Noted as the blocks are cut, since
     /// the builder reads every link's `href` anyway.
     pub in_page_links: Vec<NodeId>,
+    /// The first `<link rel="canonical">` or `<meta property="og:url">`: the URL the page gives
+    /// as its own, which says where it stands when no response URL is known.
+    pub canonical: Option<NodeId>,
 }
 
 impl BlockHash {
@@ -130,6 +136,24 @@ impl BlockHash {
 /// Words from which a block with little link text reads like a sentence of prose rather than a
 /// label, a menu entry or a date.
 pub const PROSE_WORDS: u32 = 10;
+
+impl Page {
+    /// Where the page stands: its base URL, else the web URL it declares as its own
+    /// ([`Declarations::canonical`]), resolved against nothing: a relative one says nothing.
+    pub fn own_url(&self) -> Option<Url> {
+        if let Some(base) = &self.base {
+            return Some(base.clone());
+        }
+        let node = self.declared.canonical?;
+        let written = self
+            .dom
+            .attr(node, "href")
+            .or_else(|| self.dom.attr(node, "content"))?;
+        Url::parse(written.trim())
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+    }
+}
 
 impl Block {
     /// True for a block of prose: [`PROSE_WORDS`] words or more, at most a third of them links.
@@ -251,6 +275,7 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
         dom,
         blocks,
         declared,
+        base,
     };
     if prose_words(&without) > shown {
         without
@@ -454,6 +479,7 @@ pub fn page_from_dom(dom: Dom, base_url: Option<&Url>) -> Page {
         dom,
         blocks,
         declared,
+        base,
     }
 }
 

@@ -330,6 +330,20 @@ pub fn registrable_domain(host: &str) -> String {
     }
 }
 
+/// Who owns a host: the first label of its registrable domain (see [`registrable_domain`]),
+/// `bbc` for `www.bbc.co.uk` and for `bbc.com`, so that one publisher's sites in several
+/// countries are one owner. An IP address is its own owner.
+pub fn owner(host: &str) -> String {
+    let domain = registrable_domain(host);
+    if domain.starts_with('[') || domain.parse::<IpAddr>().is_ok() {
+        return domain;
+    }
+    match domain.split_once('.') {
+        Some((first, _)) => first.to_owned(),
+        None => domain,
+    }
+}
+
 fn format_ip(ip: IpAddr) -> String {
     match ip {
         IpAddr::V4(v4) => v4.to_string(),
@@ -1298,6 +1312,23 @@ mod tests {
             "example.internal"
         );
         assert_eq!(registrable_domain(""), "");
+    }
+
+    #[test]
+    fn owners_are_the_registrable_domains_first_label() {
+        // One publisher's sites in several countries have one owner.
+        assert_eq!(owner("www.bbc.co.uk"), "bbc");
+        assert_eq!(owner("bbc.com"), "bbc");
+        assert_eq!(owner("news.BBC.co.uk."), "bbc");
+        assert_eq!(owner("github.com"), "github");
+        assert_ne!(owner("lemmy.ml"), owner("github.com"));
+        // Each blog of a blog host is its own owner.
+        assert_eq!(owner("foo.blogspot.com"), "foo");
+        assert_ne!(owner("foo.blogspot.com"), owner("bar.blogspot.com"));
+        assert_eq!(owner("localhost"), "localhost");
+        assert_eq!(owner("127.0.0.1"), "127.0.0.1");
+        assert_eq!(owner("[::1]"), "[::1]");
+        assert_eq!(owner(""), "");
     }
 
     #[test]

@@ -397,6 +397,7 @@ mod tests {
             dom: Dom::default(),
             blocks,
             declared: Default::default(),
+            base: None,
         }
     }
 

@@ -27,6 +27,7 @@
 mod clean;
 mod declared;
 mod drop;
+mod elsewhere;
 mod grid;
 mod hints;
 mod lede;
@@ -735,7 +736,7 @@ fn from_containers(
     containers.extend(choice.siblings.iter().copied());
     let mut removals = clean::clean(page, stats, facts, &containers, choice.core);
     // On an index of links the links are the text: the link lines stay.
-    let list = link_list::is_link_list(page, stats, &containers, &removals, LINK_LINE);
+    let list = link_list::is_link_list(page, stats, facts, &containers, &removals, LINK_LINE);
     if list {
         removals.retain(|r| !r.reason.starts_with(clean::LINK_DENSE_REMOVAL));
     }
@@ -791,6 +792,7 @@ fn from_containers(
                 && block.words > 0
                 && block.link_density() >= LINK_LINE
                 && !clean::is_code_term_of_a_definition(page, stats, block.node)
+                && !facts.in_list_leading_elsewhere(page, stats, block.node)
             {
                 return page_label(
                     Verdict::Boilerplate,

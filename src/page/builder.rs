@@ -156,7 +156,24 @@ impl<'a> BlockBuilder<'a> {
             {
                 self.declared.json_ld.push(id);
             }
+        } else if *name == local_name!("link") {
+            if self.declared.canonical.is_none()
+                && dom.attr(id, "rel").is_some_and(|rel| {
+                    rel.split_ascii_whitespace()
+                        .any(|r| r.eq_ignore_ascii_case("canonical"))
+                })
+            {
+                self.declared.canonical = Some(id);
+            }
         } else if *name == local_name!("meta") {
+            if self.declared.canonical.is_none()
+                && dom
+                    .attr(id, "property")
+                    .or_else(|| dom.attr(id, "name"))
+                    .is_some_and(|p| p.trim() == "og:url")
+            {
+                self.declared.canonical = Some(id);
+            }
             if self.declared.og_type.is_none()
                 && dom
                     .attr(id, "property")

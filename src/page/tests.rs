@@ -702,3 +702,36 @@ fn a_headings_permalink_to_itself_is_no_link_words() {
         ]
     );
 }
+
+#[test]
+fn a_page_stands_at_its_base_else_at_the_url_it_declares_its_own() {
+    let canonical = "<html><head><link rel=canonical href='https://www.example.org/a/b'>\
+                     <meta property=og:url content='https://other.example/x'></head>\
+                     <body><p>Text</p></body></html>";
+    // Without a response URL, the canonical link (the first declaration) says where it stands.
+    let declared = page(canonical);
+    assert_eq!(
+        declared.own_url().map(String::from).as_deref(),
+        Some("https://www.example.org/a/b")
+    );
+    // The response URL goes first: it is where the reader is.
+    let base = Url::parse("https://mirror.example.net/copy").unwrap();
+    let fetched = page_from_html(canonical, Some(&base));
+    assert_eq!(fetched.own_url(), Some(base));
+    // `og:url` stands in for a missing canonical link.
+    let og =
+        page("<html><head><meta property=og:url content='https://news.example/s'></head></html>");
+    assert_eq!(
+        og.own_url().map(String::from).as_deref(),
+        Some("https://news.example/s")
+    );
+    // A relative or non-web URL, or none, says nothing.
+    for html in [
+        "<html><head><link rel=canonical href='/a/b'></head></html>",
+        "<html><head><link rel=canonical href='file:///etc/passwd'></head></html>",
+        "<html><head><link rel=stylesheet href='https://cdn.example/s.css'></head></html>",
+        "<p>No declaration</p>",
+    ] {
+        assert_eq!(page(html).own_url(), None, "{html}");
+    }
+}

@@ -522,7 +522,11 @@ fn removal_reason(
     // list of headlines.
     let long_items = a.list_items > 0 && a.words >= 20 * a.list_items && ld < 0.8;
     if is_list {
-        if ld >= LINK_DENSE && a.words > 0 && !long_items {
+        if ld >= LINK_DENSE
+            && a.words > 0
+            && !long_items
+            && !facts.in_list_leading_elsewhere(page, stats, id)
+        {
             return Some(format!("removed: link-dense list ({ld:.2})"));
         }
         if a.list_items >= 2 && a.bylines > 0 && a.words <= 6 * a.list_items && a.prose == 0 {
@@ -536,6 +540,7 @@ fn removal_reason(
         && !(a.words >= 20 && ld < 0.8)
         && !is_sentence_citing_one_link(page, stats, id)
         && !is_code_term_of_a_definition(page, stats, id)
+        && !facts.in_list_leading_elsewhere(page, stats, id)
     {
         return Some(format!("removed: link-dense block ({ld:.2})"));
     }

@@ -4,7 +4,7 @@
 //! chosen box holds and what would remain is no article, they are the page's text instead.
 
 use super::clean::{self, Removal};
-use super::select;
+use super::select::{self, NodeFacts};
 use super::stats::Stats;
 use crate::dom::NodeId;
 use crate::page::Page;
@@ -23,12 +23,13 @@ const LINKS_OVER_REST: u32 = 3;
 const LINE_PER_CONTROL: u32 = 4;
 
 /// True when the link lines of `containers` (blocks whose link density is at least
-/// `link_line`, or inside a link-dense removal) hold at least [`LINKS_OVER_REST`] times the
+/// `link_line`, inside a link-dense removal, or in a list leading to other sites) hold at least [`LINKS_OVER_REST`] times the
 /// words of the rest, the rest holds less than [`ARTICLE_PROSE`] prose words, the containers are
 /// not the page itself, and they carry few form controls.
 pub(super) fn is_link_list(
     page: &Page,
     stats: &Stats,
+    facts: &mut NodeFacts<'_>,
     containers: &[NodeId],
     removals: &[Removal],
     link_line: f32,
@@ -61,7 +62,11 @@ pub(super) fn is_link_list(
                     link_lines += 1;
                 }
                 Some(_) => {}
-                None if block.link_density() >= link_line => {
+                // A line of a list leading to other sites stays for being the article's, and
+                // is a link line all the same.
+                None if block.link_density() >= link_line
+                    || facts.in_list_leading_elsewhere(page, stats, block.node) =>
+                {
                     linked += block.words;
                     link_lines += 1;
                 }

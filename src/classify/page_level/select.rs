@@ -49,6 +49,8 @@ pub(super) struct NodeFacts<'a> {
     /// What the page declares itself (see [`Declared`]), each once asked: each cleaning asks
     /// whether it is a discussion.
     declared: [Option<bool>; 3],
+    /// Which lists lead to other sites, each once asked (see [`super::elsewhere`]).
+    elsewhere: super::elsewhere::Answers,
 }
 
 /// What a page may declare itself in its structured data, as [`NodeFacts`] keeps the answers.
@@ -72,7 +74,14 @@ impl<'a> NodeFacts<'a> {
             title_words: None,
             json_ld: None,
             declared: [None; 3],
+            elsewhere: Default::default(),
         }
+    }
+
+    /// True when `id` is a list, or a line of one, that leads to other sites
+    /// ([`super::elsewhere::in_list_leading_elsewhere`]).
+    pub fn in_list_leading_elsewhere(&mut self, page: &Page, stats: &Stats, id: NodeId) -> bool {
+        super::elsewhere::in_list_leading_elsewhere(page, stats, &mut self.elsewhere, id)
     }
 
     /// The JSON-LD documents of `page` (the page of this DOM), parsed the first time they are

@@ -3333,3 +3333,64 @@ fn after_a_wrong_first_choice_a_box_named_footer_is_still_prose() {
     assert!(has(&kept, "Paragraph 7 "), "{kept:?}");
     assert_eq!(containers, vec![guide]);
 }
+
+/// A release note's lists of changes, each entry a pull request on another site, for
+/// [`a_list_leading_to_other_sites_is_the_articles_text`].
+fn release_note(head: &str, base: Option<&Url>) -> (Page, ArticleExtraction) {
+    let html = format!(
+        "<html><head><title>Release 4.2</title>{head}</head><body>{NAV}<div id=post>\
+         <h1>Release 4.2</h1>{}\
+         <h2>alice</h2><ul><li><a href='https://github.com/org/app/pull/1'>Keep remote \
+         images when their host is down</a></li></ul>\
+         <h2>bob</h2><ul><li><a href='https://github.com/org/app/pull/2'>Fix the jump to \
+         content link</a></li><li><a href='https://github.com/org/app/pull/3'>Sort the \
+         settings page by name</a></li></ul>{}\
+         <ul><li><a href='https://facebook.com/share'>Facebook</a></li>\
+         <li><a href='https://twitter.com/share'>Twitter</a></li></ul>\
+         <ul><li><a href='/r1'>Release 4.1 brought faster search</a></li>\
+         <li><a href='https://www.example.co.uk/r0'>Release 4.0 and its new reader</a></li></ul>\
+         <ul><li>Call us on 555 0100 any day</li><li><a href='https://upload.streamhost.net/'>Send \
+         us your pictures here</a></li></ul>\
+         </div></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..5)
+    );
+    let page = page_from_html(&html, base);
+    let extraction = extract(&page);
+    (page, extraction)
+}
+
+/// A list in the article whose every entry links out, mostly to other owners' sites, and says
+/// something, is the article's own text: the pull requests of a release note stay. Share buttons
+/// (a word an entry), the site's own stories (here and on its site in another country) and a
+/// list with an entry that links nowhere still go as link lines.
+#[test]
+fn a_list_leading_to_other_sites_is_the_articles_text() {
+    let base = Url::parse("https://www.example.com/news/release-4-2").ok();
+    let (page, x) = release_note("", base.as_ref());
+    let k = kept(&page, &x);
+    for n in 0..5 {
+        assert!(has(&k, &format!("Paragraph {n} ")), "{k:?}");
+    }
+    assert!(
+        has(&k, "Keep remote images when their host is down"),
+        "{k:?}"
+    );
+    assert!(has(&k, "Fix the jump to content link"), "{k:?}");
+    assert!(has(&k, "Sort the settings page by name"), "{k:?}");
+    for gone in [
+        "Facebook",
+        "faster search",
+        "its new reader",
+        "Send us your pictures",
+    ] {
+        assert!(!has(&k, gone), "{gone}: {k:?}");
+    }
+    // Without a response URL the page's canonical URL says where it stands; a page that says
+    // nowhere where it stands has no list leading elsewhere.
+    let canonical = "<link rel=canonical href='https://www.example.com/news/release-4-2'>";
+    let (page, x) = release_note(canonical, None);
+    assert!(has(&kept(&page, &x), "Fix the jump to content link"));
+    let (page, x) = release_note("", None);
+    assert!(!has(&kept(&page, &x), "Fix the jump to content link"));
+}

@@ -1,0 +1,187 @@
+//! Lists in an article that lead to other sites: a release note's pull requests, a guide's
+//! resources, a gear list's shops, the newsletters a writer recommends. Cleaning drops link-dense
+//! lists and link lines from an article's box because beside an article they are menus and related
+//! stories; those lead around the site itself. A list whose every entry links out, mostly to
+//! sites of other owners, and says something in each entry is a part of the text that cites
+//! elsewhere, as a sentence citing one link is.
+
+use rustc_hash::FxHashMap;
+
+use super::stats::Stats;
+use crate::dom::{Dom, NodeId};
+use crate::page::Page;
+use crate::urlkey;
+
+/// Words per entry, on average, from which a list's entries say something of their own: share
+/// buttons and a footer's app-store badges name a site or a network in a word or two.
+const ENTRY_WORDS: u32 = 3;
+
+/// The share of a list's links that must lead to another owner's site, in thirds.
+const ELSEWHERE_THIRDS: u32 = 2;
+
+/// How many levels above a node its list item is looked for: a link line is the item itself,
+/// its paragraph or its link.
+const ITEM_DEPTH: usize = 1;
+
+/// What one page's answers keep: where the page stands, and each list's answer.
+#[derive(Default)]
+pub(super) struct Answers {
+    /// Where the page stands and its site's owner, once asked; `None` inside when the page says
+    /// nowhere where it stands.
+    place: Option<Option<(url::Url, String)>>,
+    /// Per list element, whether it leads elsewhere.
+    lists: FxHashMap<NodeId, bool>,
+}
+
+/// True when `id` is a list, or a list item's line (the item, or a node up to
+/// [`ITEM_DEPTH`] levels inside one), whose list leads elsewhere ([`leads_elsewhere`]).
+pub(super) fn in_list_leading_elsewhere(
+    page: &Page,
+    stats: &Stats,
+    answers: &mut Answers,
+    id: NodeId,
+) -> bool {
+    let dom = &page.dom;
+    let list = if is_list(dom, id) {
+        Some(id)
+    } else {
+        std::iter::once(id)
+            .chain(dom.ancestors(id))
+            .take(ITEM_DEPTH + 1)
+            .find(|&n| dom.element_name(n) == Some("li"))
+            .and_then(|item| dom.parent(item))
+            .filter(|&parent| is_list(dom, parent))
+    };
+    list.is_some_and(|list| leads_elsewhere(page, stats, answers, list))
+}
+
+/// True when `list` (a `<ul>` or `<ol>`) leads elsewhere: every item holds a link, the items
+/// hold [`ENTRY_WORDS`] words each on average, and of its links at least
+/// [`ELSEWHERE_THIRDS`] in three lead to a site of another owner than the page's. A page that
+/// says nowhere where it stands (no base URL, no canonical URL) leads nowhere.
+pub(super) fn leads_elsewhere(
+    page: &Page,
+    stats: &Stats,
+    answers: &mut Answers,
+    list: NodeId,
+) -> bool {
+    if let Some(&known) = answers.lists.get(&list) {
+        return known;
+    }
+    let place = answers.place.get_or_insert_with(|| {
+        let url = unarchived(page.own_url()?);
+        let owner = urlkey::owner(url.host_str()?);
+        Some((url, owner))
+    });
+    let answer = place
+        .as_ref()
+        .is_some_and(|(url, owner)| list_leads_elsewhere(page, stats, list, url, owner));
+    answers.lists.insert(list, answer);
+    answer
+}
+
+/// [`leads_elsewhere`] for a page standing at `url`, on a site `own` owns.
+fn list_leads_elsewhere(
+    page: &Page,
+    stats: &Stats,
+    list: NodeId,
+    url: &url::Url,
+    own: &str,
+) -> bool {
+    let dom = &page.dom;
+    let a = stats.get(list);
+    if a.list_items == 0 || a.words < ENTRY_WORDS * a.list_items || a.bylines > 0 {
+        return false;
+    }
+    let mut items = dom
+        .children(list)
+        .filter(|&c| dom.element_name(c) == Some("li"))
+        .peekable();
+    if items.peek().is_none() || !items.all(|item| dom.descendants(item).any(|n| is_link(dom, n))) {
+        return false;
+    }
+    let (mut links, mut elsewhere) = (0u32, 0u32);
+    for node in dom.descendants(list).filter(|&n| is_link(dom, n)) {
+        links += 1;
+        let href = dom.attr(node, "href").unwrap_or_default().trim();
+        let other_owner = url
+            .join(href)
+            .ok()
+            .map(unarchived)
+            .filter(|t| matches!(t.scheme(), "http" | "https"))
+            .and_then(|t| t.host_str().map(urlkey::owner))
+            .is_some_and(|owner| owner != own);
+        elsewhere += u32::from(other_owner);
+    }
+    links > 0 && elsewhere * 3 >= links * ELSEWHERE_THIRDS
+}
+
+/// Where a link leads: for a copy the Wayback Machine saved, whose links it rewrote to its own
+/// copies (`https://web.archive.org/web/20131206074843/http://nymag.com/author/…`), the address
+/// the link had on the page; any other link as it is.
+fn unarchived(target: url::Url) -> url::Url {
+    let archived = target
+        .host_str()
+        .is_some_and(|h| h == "archive.org" || h.ends_with(".archive.org"));
+    if !archived {
+        return target;
+    }
+    let mut segments = target.path().splitn(4, '/').skip(1);
+    let (Some("web"), Some(stamp), Some(rest)) =
+        (segments.next(), segments.next(), segments.next())
+    else {
+        return target;
+    };
+    if !stamp.starts_with(|c: char| c.is_ascii_digit()) {
+        return target;
+    }
+    let original = match target.query() {
+        Some(query) => format!("{rest}?{query}"),
+        None => rest.to_owned(),
+    };
+    url::Url::parse(&original).unwrap_or(target)
+}
+
+/// An `<a>` with an `href`.
+fn is_link(dom: &Dom, node: NodeId) -> bool {
+    dom.element_name(node) == Some("a") && dom.attr(node, "href").is_some()
+}
+
+/// A `<ul>` or an `<ol>`.
+fn is_list(dom: &Dom, node: NodeId) -> bool {
+    matches!(dom.element_name(node), Some("ul" | "ol"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unarchived_str(url: &str) -> String {
+        unarchived(url::Url::parse(url).unwrap()).into()
+    }
+
+    #[test]
+    fn an_archived_copys_links_lead_where_they_led_on_the_page() {
+        assert_eq!(
+            unarchived_str(
+                "https://web.archive.org/web/20131206074843/http://nymag.com/author/joe%20c?p=1"
+            ),
+            "http://nymag.com/author/joe%20c?p=1"
+        );
+        assert_eq!(
+            unarchived_str(
+                "https://web-beta.archive.org/web/20090923020729im_/http://fox.com/a.jpg"
+            ),
+            "http://fox.com/a.jpg"
+        );
+        // The archive's own pages, and other sites' `/web/` paths, are what they are.
+        for url in [
+            "https://web.archive.org/about/",
+            "https://web.archive.org/web/*/example.com",
+            "https://example.com/web/2013/http://other.org/",
+            "https://archive.org.example.net/web/2013/http://other.org/",
+        ] {
+            assert_eq!(unarchived_str(url), url);
+        }
+    }
+}
