@@ -68,26 +68,24 @@ pub(super) fn leads_elsewhere(
     if let Some(&known) = answers.lists.get(&list) {
         return known;
     }
-    let place = answers.place.get_or_insert_with(|| {
-        let url = unarchived(page.own_url()?);
-        let owner = urlkey::owner(url.host_str()?);
-        Some((url, owner))
-    });
-    let answer = place
-        .as_ref()
-        .is_some_and(|(url, owner)| list_leads_elsewhere(page, stats, list, url, owner));
+    // Where the page stands is read only for a list whose entries could cite elsewhere.
+    let answer = is_list_of_linked_entries(page, stats, list)
+        && answers
+            .place
+            .get_or_insert_with(|| {
+                let url = unarchived(page.own_url()?);
+                let owner = urlkey::owner(url.host_str()?);
+                Some((url, owner))
+            })
+            .as_ref()
+            .is_some_and(|(url, owner)| links_lead_elsewhere(page, list, url, owner));
     answers.lists.insert(list, answer);
     answer
 }
 
-/// [`leads_elsewhere`] for a page standing at `url`, on a site `own` owns.
-fn list_leads_elsewhere(
-    page: &Page,
-    stats: &Stats,
-    list: NodeId,
-    url: &url::Url,
-    own: &str,
-) -> bool {
+/// True when every item of `list` holds a link, the items hold [`ENTRY_WORDS`] words each on
+/// average, and none is an author or date line.
+fn is_list_of_linked_entries(page: &Page, stats: &Stats, list: NodeId) -> bool {
     let dom = &page.dom;
     let a = stats.get(list);
     if a.list_items == 0 || a.words < ENTRY_WORDS * a.list_items || a.bylines > 0 {
@@ -97,23 +95,55 @@ fn list_leads_elsewhere(
         .children(list)
         .filter(|&c| dom.element_name(c) == Some("li"))
         .peekable();
-    if items.peek().is_none() || !items.all(|item| dom.descendants(item).any(|n| is_link(dom, n))) {
+    items.peek().is_some() && items.all(|item| dom.descendants(item).any(|n| is_link(dom, n)))
+}
+
+/// True when at least [`ELSEWHERE_THIRDS`] in three of the links in `list` lead to a site of
+/// another owner than `own`'s, the page standing at `url`.
+fn links_lead_elsewhere(page: &Page, list: NodeId, url: &url::Url, own: &str) -> bool {
+    let dom = &page.dom;
+    let hrefs: Vec<&str> = dom
+        .descendants(list)
+        .filter(|&n| is_link(dom, n))
+        .filter_map(|n| dom.attr(n, "href"))
+        .map(str::trim)
+        .collect();
+    // Decided as soon as the links left cannot change the answer: a menu's or related stories'
+    // links, on the site itself, settle it in their first third.
+    let needed = (hrefs.len() as u32 * ELSEWHERE_THIRDS).div_ceil(3).max(1);
+    let mut elsewhere = 0u32;
+    for (seen, href) in hrefs.iter().enumerate() {
+        let left = (hrefs.len() - seen) as u32;
+        if elsewhere + left < needed {
+            return false;
+        }
+        elsewhere += u32::from(leads_to_another_owner(href, url, own));
+        if elsewhere >= needed {
+            return true;
+        }
+    }
+    false
+}
+
+/// True when `href`, on a page standing at `url` on a site `own` owns, leads to a web page of
+/// another owner. A relative link (no scheme, not `//host`) stays on the page's own site, and is
+/// not parsed: most links of a site's own menus are written so.
+fn leads_to_another_owner(href: &str, url: &url::Url, own: &str) -> bool {
+    let has_scheme = href.split_once(':').is_some_and(|(scheme, _)| {
+        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
+    if !has_scheme && !href.starts_with("//") {
         return false;
     }
-    let (mut links, mut elsewhere) = (0u32, 0u32);
-    for node in dom.descendants(list).filter(|&n| is_link(dom, n)) {
-        links += 1;
-        let href = dom.attr(node, "href").unwrap_or_default().trim();
-        let other_owner = url
-            .join(href)
-            .ok()
-            .map(unarchived)
-            .filter(|t| matches!(t.scheme(), "http" | "https"))
-            .and_then(|t| t.host_str().map(urlkey::owner))
-            .is_some_and(|owner| owner != own);
-        elsewhere += u32::from(other_owner);
-    }
-    links > 0 && elsewhere * 3 >= links * ELSEWHERE_THIRDS
+    url.join(href)
+        .ok()
+        .map(unarchived)
+        .filter(|t| matches!(t.scheme(), "http" | "https"))
+        .and_then(|t| t.host_str().map(urlkey::owner))
+        .is_some_and(|owner| owner != own)
 }
 
 /// Where a link leads: for a copy the Wayback Machine saved, whose links it rewrote to its own

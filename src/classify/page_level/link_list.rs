@@ -62,10 +62,11 @@ pub(super) fn is_link_list(
                     link_lines += 1;
                 }
                 Some(_) => {}
-                // A line of a list leading to other sites stays for being the article's, and
-                // is a link line all the same.
+                // A line with a link in a list leading to other sites stays for being the
+                // article's, and is a link line all the same.
                 None if block.link_density() >= link_line
-                    || facts.in_list_leading_elsewhere(page, stats, block.node) =>
+                    || block.link_words > 0
+                        && facts.in_list_leading_elsewhere(page, stats, block.node) =>
                 {
                     linked += block.words;
                     link_lines += 1;
