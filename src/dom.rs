@@ -323,6 +323,12 @@ impl Dom {
             .is_some_and(|e| e.name.ns == ns!(html) && e.name.local == *name)
     }
 
+    /// True when `id` is a hyperlink: an HTML `<a>` with an `href`, what a page's link words and
+    /// link targets are counted from.
+    pub fn is_hyperlink(&self, id: NodeId) -> bool {
+        self.is_html(id, &local_name!("a")) && self.attr(id, "href").is_some()
+    }
+
     /// The element's name and attributes; `None` for other nodes.
     pub fn element(&self, id: NodeId) -> Option<&ElementData> {
         match self.data(id) {

@@ -115,8 +115,9 @@ pub struct Declarations {
     /// fragment): where the page's text says its parts are. Noted as the blocks are cut, since
     /// the builder reads every link's `href` anyway.
     pub in_page_links: Vec<NodeId>,
-    /// The first `<link rel="canonical">` or `<meta property="og:url">`: the URL the page gives
-    /// as its own, which says where it stands when no response URL is known.
+    /// The first `<link rel="canonical">` or `<meta property="og:url">` naming an absolute web
+    /// URL: the URL the page gives as its own, which says where it stands when no response URL
+    /// is known.
     pub canonical: Option<NodeId>,
 }
 
@@ -138,8 +139,8 @@ impl BlockHash {
 pub const PROSE_WORDS: u32 = 10;
 
 impl Page {
-    /// Where the page stands: its base URL, else the web URL it declares as its own
-    /// ([`Declarations::canonical`]), resolved against nothing: a relative one says nothing.
+    /// Where the page stands: its base URL (its `<base href>`, else the response URL), else the
+    /// web URL it declares as its own ([`Declarations::canonical`]).
     pub fn own_url(&self) -> Option<Url> {
         if let Some(base) = &self.base {
             return Some(base.clone());

@@ -297,8 +297,7 @@ pub fn classify(page: &Page, variant: Variant) -> Vec<Label> {
 
 /// Whether an image block sits inside a hyperlink (an `<a href>`, what link words count).
 fn is_linked(dom: &Dom, block: &Block) -> bool {
-    dom.ancestors(block.node)
-        .any(|a| dom.element_name(a) == Some("a") && dom.attr(a, "href").is_some())
+    dom.ancestors(block.node).any(|a| dom.is_hyperlink(a))
 }
 
 /// The label of an image block from the verdicts of the nearest text block before it and after it.

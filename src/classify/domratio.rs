@@ -143,10 +143,6 @@ fn is_invisible(dom: &Dom, id: NodeId) -> bool {
     crate::page::is_hidden_element(dom, id)
 }
 
-fn is_hyperlink(dom: &Dom, id: NodeId) -> bool {
-    dom.element_name(id) == Some("a") && dom.attr(id, "href").is_some()
-}
-
 impl Stats {
     /// One walk of the subtree at `root`: sums flow up at each close edge, the word ratio flows up
     /// from each text node along the stack of open elements.
@@ -215,7 +211,7 @@ impl Stats {
                         s.max_depth = s.max_depth.max(depth);
                         s.tags[i] = 1;
                         s.elements.push(id);
-                        if is_hyperlink(dom, id) {
+                        if dom.is_hyperlink(id) {
                             s.links[i] = 1;
                             in_link += 1;
                         }
@@ -233,7 +229,7 @@ impl Stats {
                         continue;
                     }
                     stack.pop();
-                    if is_hyperlink(dom, id) {
+                    if dom.is_hyperlink(id) {
                         in_link = in_link.saturating_sub(1);
                     }
                     if let Some(&parent) = stack.last() {

@@ -162,24 +162,22 @@ impl<'a> BlockBuilder<'a> {
                     rel.split_ascii_whitespace()
                         .any(|r| r.eq_ignore_ascii_case("canonical"))
                 })
+                && dom.attr(id, "href").is_some_and(is_web_url)
             {
                 self.declared.canonical = Some(id);
             }
         } else if *name == local_name!("meta") {
+            let property = dom
+                .attr(id, "property")
+                .or_else(|| dom.attr(id, "name"))
+                .map(str::trim);
             if self.declared.canonical.is_none()
-                && dom
-                    .attr(id, "property")
-                    .or_else(|| dom.attr(id, "name"))
-                    .is_some_and(|p| p.trim() == "og:url")
+                && property == Some("og:url")
+                && dom.attr(id, "content").is_some_and(is_web_url)
             {
                 self.declared.canonical = Some(id);
             }
-            if self.declared.og_type.is_none()
-                && dom
-                    .attr(id, "property")
-                    .or_else(|| dom.attr(id, "name"))
-                    .is_some_and(|p| p.trim() == "og:type")
-            {
+            if self.declared.og_type.is_none() && property == Some("og:type") {
                 self.declared.og_type = Some(id);
             }
             if dom
@@ -697,6 +695,12 @@ const PERMALINK_DEPTH: usize = 3;
 /// heading so; the heading is still text, not a link to another page, and no longer counts as
 /// link-dense. A bare `#` (a script's toggle), links to other fragments and a fragment naming
 /// the page's `<body>` (a masthead's "back to top") stay links.
+/// True when `value` is an absolute web (`http`, `https`) URL: a canonical URL that says where
+/// a page stands. A relative one says nothing without the base it would need.
+fn is_web_url(value: &str) -> bool {
+    Url::parse(value.trim()).is_ok_and(|u| matches!(u.scheme(), "http" | "https"))
+}
+
 fn is_heading_permalink(dom: &Dom, id: NodeId, fragment: &str) -> bool {
     let Some(heading) = std::iter::successors(dom.parent(id), |&n| dom.parent(n))
         .take(PERMALINK_DEPTH)

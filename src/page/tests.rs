@@ -714,10 +714,28 @@ fn a_page_stands_at_its_base_else_at_the_url_it_declares_its_own() {
         declared.own_url().map(String::from).as_deref(),
         Some("https://www.example.org/a/b")
     );
-    // The response URL goes first: it is where the reader is.
+    // The base URL goes first: the response URL, where the reader is, or the page's own
+    // `<base href>` resolved against it.
     let base = Url::parse("https://mirror.example.net/copy").unwrap();
     let fetched = page_from_html(canonical, Some(&base));
-    assert_eq!(fetched.own_url(), Some(base));
+    assert_eq!(fetched.own_url(), Some(base.clone()));
+    let based = page_from_html(
+        "<html><head><base href='https://static.example.net/site/'></head></html>",
+        Some(&base),
+    );
+    assert_eq!(
+        based.own_url().map(String::from).as_deref(),
+        Some("https://static.example.net/site/")
+    );
+    // A relative canonical link is passed over for an absolute `og:url` after it.
+    let relative_first = page(
+        "<html><head><link rel=canonical href='/a/b'>\
+         <meta property=og:url content='https://news.example/a/b'></head></html>",
+    );
+    assert_eq!(
+        relative_first.own_url().map(String::from).as_deref(),
+        Some("https://news.example/a/b")
+    );
     // `og:url` stands in for a missing canonical link.
     let og =
         page("<html><head><meta property=og:url content='https://news.example/s'></head></html>");

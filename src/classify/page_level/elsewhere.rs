@@ -5,6 +5,7 @@
 //! sites of other owners, and says something in each entry is a part of the text that cites
 //! elsewhere, as a sentence citing one link is.
 
+use html5ever::local_name;
 use rustc_hash::FxHashMap;
 
 use super::stats::Stats;
@@ -19,13 +20,16 @@ const ENTRY_WORDS: u32 = 3;
 /// The share of a list's links that must lead to another owner's site, in thirds.
 const ELSEWHERE_THIRDS: u32 = 2;
 
-/// How many levels above a node its list item is looked for: a link line is the item itself,
-/// its paragraph or its link.
+/// How many levels above a line's node its list item is looked for: the line is the item
+/// itself or a paragraph in it. A line deeper inside an entry is some part of it (a gallery's
+/// photo credit in a figure's caption, linking to the photographer's site) more often than the
+/// entry's citation.
 const ITEM_DEPTH: usize = 1;
 
-/// What one page's answers keep: where the page stands, and each list's answer.
+/// What one page's questions about lists leading elsewhere keep, each answered once: where the
+/// page stands, and each list's answer. Kept per page in [`super::select::NodeFacts`].
 #[derive(Default)]
-pub(super) struct Answers {
+pub(super) struct ElsewhereCache {
     /// Where the page stands and its site's owner, once asked; `None` inside when the page says
     /// nowhere where it stands.
     place: Option<Option<(url::Url, String)>>,
@@ -38,7 +42,7 @@ pub(super) struct Answers {
 pub(super) fn in_list_leading_elsewhere(
     page: &Page,
     stats: &Stats,
-    answers: &mut Answers,
+    cache: &mut ElsewhereCache,
     id: NodeId,
 ) -> bool {
     let dom = &page.dom;
@@ -48,11 +52,11 @@ pub(super) fn in_list_leading_elsewhere(
         std::iter::once(id)
             .chain(dom.ancestors(id))
             .take(ITEM_DEPTH + 1)
-            .find(|&n| dom.element_name(n) == Some("li"))
+            .find(|&n| dom.is_html(n, &local_name!("li")))
             .and_then(|item| dom.parent(item))
             .filter(|&parent| is_list(dom, parent))
     };
-    list.is_some_and(|list| leads_elsewhere(page, stats, answers, list))
+    list.is_some_and(|list| leads_elsewhere(page, stats, cache, list))
 }
 
 /// True when `list` (a `<ul>` or `<ol>`) leads elsewhere: every item holds a link, the items
@@ -62,15 +66,15 @@ pub(super) fn in_list_leading_elsewhere(
 pub(super) fn leads_elsewhere(
     page: &Page,
     stats: &Stats,
-    answers: &mut Answers,
+    cache: &mut ElsewhereCache,
     list: NodeId,
 ) -> bool {
-    if let Some(&known) = answers.lists.get(&list) {
+    if let Some(&known) = cache.lists.get(&list) {
         return known;
     }
     // Where the page stands is read only for a list whose entries could cite elsewhere.
     let answer = is_list_of_linked_entries(page, stats, list)
-        && answers
+        && cache
             .place
             .get_or_insert_with(|| {
                 let url = unarchived(page.own_url()?);
@@ -79,7 +83,7 @@ pub(super) fn leads_elsewhere(
             })
             .as_ref()
             .is_some_and(|(url, owner)| links_lead_elsewhere(page, list, url, owner));
-    answers.lists.insert(list, answer);
+    cache.lists.insert(list, answer);
     answer
 }
 
@@ -93,9 +97,9 @@ fn is_list_of_linked_entries(page: &Page, stats: &Stats, list: NodeId) -> bool {
     }
     let mut items = dom
         .children(list)
-        .filter(|&c| dom.element_name(c) == Some("li"))
+        .filter(|&c| dom.is_html(c, &local_name!("li")))
         .peekable();
-    items.peek().is_some() && items.all(|item| dom.descendants(item).any(|n| is_link(dom, n)))
+    items.peek().is_some() && items.all(|item| dom.descendants(item).any(|n| dom.is_hyperlink(n)))
 }
 
 /// True when at least [`ELSEWHERE_THIRDS`] in three of the links in `list` lead to a site of
@@ -104,7 +108,7 @@ fn links_lead_elsewhere(page: &Page, list: NodeId, url: &url::Url, own: &str) ->
     let dom = &page.dom;
     let hrefs: Vec<&str> = dom
         .descendants(list)
-        .filter(|&n| is_link(dom, n))
+        .filter(|&n| dom.is_hyperlink(n))
         .filter_map(|n| dom.attr(n, "href"))
         .map(str::trim)
         .collect();
@@ -126,8 +130,10 @@ fn links_lead_elsewhere(page: &Page, list: NodeId, url: &url::Url, own: &str) ->
 }
 
 /// True when `href`, on a page standing at `url` on a site `own` owns, leads to a web page of
-/// another owner. A relative link (no scheme, not `//host`) stays on the page's own site, and is
-/// not parsed: most links of a site's own menus are written so.
+/// another owner. A relative link stays on the page's own site and is not parsed: most links of a
+/// site's own menus are written so. Not relative: a link with a scheme, one naming a host
+/// (`//host`, which the URL parser also reads in `\\host` and `/\host`), and a Wayback copy's
+/// link written from its root (`/web/20131206074843/http://other.org/`).
 fn leads_to_another_owner(href: &str, url: &url::Url, own: &str) -> bool {
     let has_scheme = href.split_once(':').is_some_and(|(scheme, _)| {
         scheme.starts_with(|c: char| c.is_ascii_alphabetic())
@@ -135,7 +141,8 @@ fn leads_to_another_owner(href: &str, url: &url::Url, own: &str) -> bool {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
     });
-    if !has_scheme && !href.starts_with("//") {
+    let names_host = href.starts_with(['/', '\\']) && href[1..].starts_with(['/', '\\']);
+    if !has_scheme && !names_host && !href.starts_with("/web/") {
         return false;
     }
     url.join(href)
@@ -172,14 +179,9 @@ fn unarchived(target: url::Url) -> url::Url {
     url::Url::parse(&original).unwrap_or(target)
 }
 
-/// An `<a>` with an `href`.
-fn is_link(dom: &Dom, node: NodeId) -> bool {
-    dom.element_name(node) == Some("a") && dom.attr(node, "href").is_some()
-}
-
 /// A `<ul>` or an `<ol>`.
 fn is_list(dom: &Dom, node: NodeId) -> bool {
-    matches!(dom.element_name(node), Some("ul" | "ol"))
+    dom.is_html(node, &local_name!("ul")) || dom.is_html(node, &local_name!("ol"))
 }
 
 #[cfg(test)]
@@ -188,6 +190,55 @@ mod tests {
 
     fn unarchived_str(url: &str) -> String {
         unarchived(url::Url::parse(url).unwrap()).into()
+    }
+
+    #[test]
+    fn links_leading_to_another_owner() {
+        let url = url::Url::parse("https://www.example.com/news/story").unwrap();
+        let own = urlkey::owner("www.example.com");
+        let leads = |href: &str| leads_to_another_owner(href, &url, &own);
+        for elsewhere in [
+            "https://github.com/org/app/pull/1",
+            "HTTP://GitHub.com/org",
+            "//cdn.other.org/file",
+            " https://other.org/padded ",
+            "\\\\other.org/backslashed",
+        ] {
+            assert!(leads(elsewhere.trim()), "{elsewhere}");
+        }
+        for here in [
+            "/news/other-story",
+            "other-story",
+            "?page=2",
+            "#comments",
+            "https://blog.example.com/post",
+            "https://www.example.co.uk/uk-edition",
+            "mailto:desk@other.org",
+            "javascript:void(0)",
+            "tel:+15550100",
+            "",
+        ] {
+            assert!(!leads(here), "{here}");
+        }
+        // On a Wayback copy standing at its original address, a link written from the
+        // archive's root leads where it led.
+        let archived_at = unarchived(
+            url::Url::parse("https://web.archive.org/web/2013/http://www.example.com/story")
+                .unwrap(),
+        );
+        assert_eq!(archived_at.host_str(), Some("www.example.com"));
+        let copy = url::Url::parse("https://web.archive.org/web/2013/http://www.example.com/story")
+            .unwrap();
+        assert!(leads_to_another_owner(
+            "/web/2013/http://other.org/page",
+            &copy,
+            &own
+        ));
+        assert!(!leads_to_another_owner(
+            "/web/2013/http://www.example.com/page",
+            &copy,
+            &own
+        ));
     }
 
     #[test]

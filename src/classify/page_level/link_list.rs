@@ -23,9 +23,10 @@ const LINKS_OVER_REST: u32 = 3;
 const LINE_PER_CONTROL: u32 = 4;
 
 /// True when the link lines of `containers` (blocks whose link density is at least
-/// `link_line`, inside a link-dense removal, or in a list leading to other sites) hold at least [`LINKS_OVER_REST`] times the
-/// words of the rest, the rest holds less than [`ARTICLE_PROSE`] prose words, the containers are
-/// not the page itself, and they carry few form controls.
+/// `link_line`, inside a link-dense removal, or with a link in a list leading to other sites)
+/// hold at least [`LINKS_OVER_REST`] times the words of the rest, the rest holds less than
+/// [`ARTICLE_PROSE`] prose words, the containers are not the page itself, and they carry few
+/// form controls.
 pub(super) fn is_link_list(
     page: &Page,
     stats: &Stats,

@@ -50,7 +50,7 @@ pub(super) struct NodeFacts<'a> {
     /// whether it is a discussion.
     declared: [Option<bool>; 3],
     /// Which lists lead to other sites, each once asked (see [`super::elsewhere`]).
-    elsewhere: super::elsewhere::Answers,
+    elsewhere: super::elsewhere::ElsewhereCache,
 }
 
 /// What a page may declare itself in its structured data, as [`NodeFacts`] keeps the answers.

@@ -3394,3 +3394,79 @@ fn a_list_leading_to_other_sites_is_the_articles_text() {
     let (page, x) = release_note("", None);
     assert!(!has(&kept(&page, &x), "Fix the jump to content link"));
 }
+
+/// What an article at `https://www.example.com/news/story` keeps of `list` printed between its
+/// paragraphs.
+fn kept_with_list(list: &str) -> Vec<String> {
+    let base = Url::parse("https://www.example.com/news/story").ok();
+    let html = format!(
+        "<html><head><title>The story</title></head><body>{NAV}<div id=story>\
+         <h1>The story</h1>{}{list}{}</div></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..5)
+    );
+    let page = page_from_html(&html, base.as_ref());
+    let x = extract(&page);
+    kept(&page, &x)
+}
+
+/// Two thirds of a list's links leading to other owners make it one that leads elsewhere; half
+/// do not. A list holding an author line is a byline or dated teasers, whatever it links to.
+#[test]
+fn a_list_leads_elsewhere_from_two_thirds_of_its_links_and_without_bylines() {
+    let entry = |href: &str, n: usize| {
+        format!(
+            "<li><a href='{href}'>Resource number {n} for further reading on the subject \
+             today</a></li>"
+        )
+    };
+    let two_of_three = format!(
+        "<ul>{}{}{}</ul>",
+        entry("https://one.org/a", 1),
+        entry("https://two.net/b", 2),
+        entry("/news/ours", 3)
+    );
+    let k = kept_with_list(&two_of_three);
+    assert!(has(&k, "Resource number 1 "), "{k:?}");
+    assert!(has(&k, "Resource number 3 "), "{k:?}");
+    let one_of_two = format!(
+        "<ul>{}{}</ul>",
+        entry("https://one.org/a", 1),
+        entry("/news/ours", 2)
+    );
+    let k = kept_with_list(&one_of_two);
+    assert!(!has(&k, "Resource number 1 "), "{k:?}");
+    let bylined = format!(
+        "<ul>{}{}<li>By <a href='https://people.org/jane'>Jane Doe</a></li></ul>",
+        entry("https://one.org/a", 1),
+        entry("https://two.net/b", 2)
+    );
+    let k = kept_with_list(&bylined);
+    assert!(!has(&k, "Resource number 1 "), "{k:?}");
+}
+
+/// A box that is an index of other sites (each entry a linked name and a line about it, under
+/// a short introduction) is still a list of links: its entries stay as the page's text, and
+/// the box says so.
+#[test]
+fn an_index_of_other_sites_is_still_a_list_of_links() {
+    let entries: String = (1..=12)
+        .map(|n| {
+            format!(
+                "<li><a href='https://site{n}.org/'>Resource {n}</a> exercises and drills \
+                 for learners</li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Resources</title></head><body>{NAV}<div id=guide>\
+         <h1>Resources</h1><p>Sites to practise with.</p><ul>{entries}</ul></div></body></html>"
+    );
+    let base = Url::parse("https://guides.example.edu/spanish").ok();
+    let page = page_from_html(&html, base.as_ref());
+    let x = extract(&page);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Resource 12 exercises"), "{k:?}");
+    let why = reason_of(&page, &x, "Resource 7 ").expect("an entry's reason");
+    assert!(why.contains("a list of links"), "{why}");
+}
