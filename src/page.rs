@@ -150,9 +150,7 @@ impl Page {
             .dom
             .attr(node, "href")
             .or_else(|| self.dom.attr(node, "content"))?;
-        Url::parse(written.trim())
-            .ok()
-            .filter(|u| matches!(u.scheme(), "http" | "https"))
+        crate::safety::fetchable_url(written, None)
     }
 }
 

@@ -695,10 +695,11 @@ const PERMALINK_DEPTH: usize = 3;
 /// heading so; the heading is still text, not a link to another page, and no longer counts as
 /// link-dense. A bare `#` (a script's toggle), links to other fragments and a fragment naming
 /// the page's `<body>` (a masthead's "back to top") stay links.
-/// True when `value` is an absolute web (`http`, `https`) URL: a canonical URL that says where
-/// a page stands. A relative one says nothing without the base it would need.
+/// True when `value` is an absolute web URL (http or https, with a host: what pith would fetch):
+/// a canonical URL that says where a page stands. A relative one says nothing without the base
+/// it would need.
 fn is_web_url(value: &str) -> bool {
-    Url::parse(value.trim()).is_ok_and(|u| matches!(u.scheme(), "http" | "https"))
+    crate::safety::fetchable_url(value, None).is_some()
 }
 
 fn is_heading_permalink(dom: &Dom, id: NodeId, fragment: &str) -> bool {

@@ -63,12 +63,7 @@ pub(super) fn in_list_leading_elsewhere(
 /// hold [`ENTRY_WORDS`] words each on average, and of its links at least
 /// [`ELSEWHERE_THIRDS`] in three lead to a site of another owner than the page's. A page that
 /// says nowhere where it stands (no base URL, no canonical URL) leads nowhere.
-pub(super) fn leads_elsewhere(
-    page: &Page,
-    stats: &Stats,
-    cache: &mut ElsewhereCache,
-    list: NodeId,
-) -> bool {
+fn leads_elsewhere(page: &Page, stats: &Stats, cache: &mut ElsewhereCache, list: NodeId) -> bool {
     if let Some(&known) = cache.lists.get(&list) {
         return known;
     }
@@ -141,14 +136,13 @@ fn leads_to_another_owner(href: &str, url: &url::Url, own: &str) -> bool {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
     });
+    // `href[1..]` only after an ASCII first byte: always a character boundary.
     let names_host = href.starts_with(['/', '\\']) && href[1..].starts_with(['/', '\\']);
     if !has_scheme && !names_host && !href.starts_with("/web/") {
         return false;
     }
-    url.join(href)
-        .ok()
+    crate::safety::fetchable_url(href, Some(url))
         .map(unarchived)
-        .filter(|t| matches!(t.scheme(), "http" | "https"))
         .and_then(|t| t.host_str().map(urlkey::owner))
         .is_some_and(|owner| owner != own)
 }

@@ -3395,18 +3395,15 @@ fn a_list_leading_to_other_sites_is_the_articles_text() {
     assert!(!has(&kept(&page, &x), "Fix the jump to content link"));
 }
 
-/// What an article at `https://www.example.com/news/story` keeps of `list` printed between its
-/// paragraphs.
+/// What an article of a news site ([`page_at`]) keeps of `list` printed between its paragraphs.
 fn kept_with_list(list: &str) -> Vec<String> {
-    let base = Url::parse("https://www.example.com/news/story").ok();
     let html = format!(
         "<html><head><title>The story</title></head><body>{NAV}<div id=story>\
          <h1>The story</h1>{}{list}{}</div></body></html>",
         paragraphs(0..3),
         paragraphs(3..5)
     );
-    let page = page_from_html(&html, base.as_ref());
-    let x = extract(&page);
+    let (page, x) = run(&html);
     kept(&page, &x)
 }
 
@@ -3462,9 +3459,7 @@ fn an_index_of_other_sites_is_still_a_list_of_links() {
         "<html><head><title>Resources</title></head><body>{NAV}<div id=guide>\
          <h1>Resources</h1><p>Sites to practise with.</p><ul>{entries}</ul></div></body></html>"
     );
-    let base = Url::parse("https://guides.example.edu/spanish").ok();
-    let page = page_from_html(&html, base.as_ref());
-    let x = extract(&page);
+    let (page, x) = run(&html);
     let k = kept(&page, &x);
     assert!(has(&k, "Resource 12 exercises"), "{k:?}");
     let why = reason_of(&page, &x, "Resource 7 ").expect("an entry's reason");
