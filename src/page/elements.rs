@@ -7,7 +7,7 @@
 use html5ever::{LocalName, local_name};
 
 use super::BlockKind;
-use crate::dom::{Dom, NodeId, for_each_name_token};
+use crate::dom::{Dom, Edge, NodeId, for_each_name_token};
 
 /// Inline elements: text inside them continues the surrounding block. `<img>`, `<picture>` and
 /// `<br>` are listed here too; they are handled on their own (image blocks, line breaks).
@@ -237,15 +237,113 @@ pub(super) fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
     if is_folded_panel(dom, id) {
         return false;
     }
-    let styled_hidden = style.is_some_and(|style| {
-        let compact: String = style
-            .chars()
-            .filter(|c| !c.is_ascii_whitespace())
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        compact.contains("display:none") || compact.contains("visibility:hidden")
-    });
-    styled_hidden && !names_folded_part(dom, id)
+    style.is_some_and(style_hides)
+        && !names_folded_part(dom, id)
+        && !is_unnamed_folded_panel(dom, id)
+}
+
+/// True when an inline `style` hides its element (`display:none`, `visibility:hidden`).
+fn style_hides(style: &str) -> bool {
+    let compact: String = style
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    compact.contains("display:none") || compact.contains("visibility:hidden")
+}
+
+/// True when `id`'s inline style hides it.
+fn is_styled_hidden(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, "style").is_some_and(style_hides)
+}
+
+/// Most words of the shown line that opens a folded panel (see [`is_unnamed_folded_panel`]): a
+/// question or a title; longer, the line is a text of its own, not a toggle.
+const TOGGLE_MAX_WORDS: usize = 30;
+
+/// Fewest words of a folded panel's text (see [`is_unnamed_folded_panel`]): a sentence.
+const PANEL_MIN_WORDS: usize = 8;
+
+/// True for the folded panel of a disclosure the markup builds without naming it (generated
+/// class names, or words [`names_folded_part`] does not know): a box an inline style hides (see
+/// [`is_styled_hidden`], the caller asks) right after a shown short line, its toggle (a
+/// question, a title: at most [`TOGGLE_MAX_WORDS`]), holding a sentence's words or more
+/// ([`PANEL_MIN_WORDS`]) mostly outside links, and folded alike (same element and class) at
+/// least once more beside it (under its grandparent). An FAQ's script folds its answers so, one
+/// after each question; a menu's folded submenus are links, and a popup or a modal is folded
+/// once and opened by no line before it.
+fn is_unnamed_folded_panel(dom: &Dom, id: NodeId) -> bool {
+    let Some(class) = dom.attr(id, "class").filter(|c| !c.trim().is_empty()) else {
+        return false;
+    };
+    let Some(toggle) = std::iter::successors(dom.prev_sibling(id), |&n| dom.prev_sibling(n))
+        .find(|&n| dom.is_element(n) || dom.text(n).is_some_and(|t| !t.trim().is_empty()))
+    else {
+        return false;
+    };
+    if !dom.is_element(toggle) || is_styled_hidden(dom, toggle) {
+        return false;
+    }
+    let toggle_words = words_in(dom, toggle, TOGGLE_MAX_WORDS + 1).all;
+    if toggle_words == 0 || toggle_words > TOGGLE_MAX_WORDS {
+        return false;
+    }
+    let panel = words_in(dom, id, usize::MAX);
+    if panel.all < PANEL_MIN_WORDS || panel.linked * 2 >= panel.all {
+        return false;
+    }
+    let name = dom.local_name(id);
+    let beside = dom
+        .parent(id)
+        .and_then(|p| dom.parent(p))
+        .unwrap_or(dom.root());
+    dom.descendants(beside).any(|n| {
+        n != id
+            && dom.local_name(n) == name
+            && dom.attr(n, "class") == Some(class)
+            && is_styled_hidden(dom, n)
+    })
+}
+
+/// Words of an element's text, and how many of them are in links.
+struct Words {
+    all: usize,
+    linked: usize,
+}
+
+/// Counts the words of `id`'s text (but in elements no text box is made for, see
+/// [`is_skipped`]), stopping once `enough` are counted.
+fn words_in(dom: &Dom, id: NodeId, enough: usize) -> Words {
+    let mut words = Words { all: 0, linked: 0 };
+    // Open links around the current node.
+    let mut in_links = 0usize;
+    let mut walk = dom.traverse(id);
+    while let Some(edge) = walk.next() {
+        match edge {
+            Edge::Open(n) => {
+                if let Some(text) = dom.text(n) {
+                    let count = text.split_whitespace().count();
+                    words.all += count;
+                    if in_links > 0 {
+                        words.linked += count;
+                    }
+                    if words.all >= enough {
+                        break;
+                    }
+                } else if dom.local_name(n).is_some_and(is_skipped) {
+                    walk.skip_children();
+                } else if dom.is_hyperlink(n) {
+                    in_links += 1;
+                }
+            }
+            Edge::Close(n) => {
+                if dom.is_hyperlink(n) {
+                    in_links -= 1;
+                }
+            }
+        }
+    }
+    words
 }
 
 /// True for the folded panel of an accordion (WAI-ARIA's pattern: `role="region"` and

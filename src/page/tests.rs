@@ -278,6 +278,65 @@ fn a_box_named_as_a_folded_part_is_page_text_other_hidden_boxes_are_not() {
     );
 }
 
+/// An FAQ built with generated class names folds each answer with an inline style right after
+/// its question: alike folded boxes, each after a short shown line and holding a sentence, are
+/// page text. A box folded once (a popup), a folded submenu of links, a box after a long text
+/// rather than a toggle, a folded box of a few words, and one after a folded line stay hidden.
+#[test]
+fn alike_folded_boxes_each_after_a_short_line_are_page_text() {
+    let answer = |n: u32| {
+        format!(
+            "<div class=q-3xk>Question {n}?</div>\
+             <div class=a-9zt style=\"display: none\"><p>The answer {n} is a sentence of more \
+             than eight words.</p></div>"
+        )
+    };
+    let html = format!(
+        "<body><section>{}{}</section>\
+         <div><p>Sign up</p><div class=m-1 style=display:none><p>a popup of more than eight \
+         words of marketing text</p></div></div>\
+         <ul><li><a href=/a>Shop</a><div class=s-2 style=display:none><a href=/b>Women's \
+         shoes and boots</a> <a href=/c>Men's shoes and boots</a> <a href=/d>Kids</a></div></li>\
+         <li><a href=/e>Sale</a><div class=s-2 style=display:none><a href=/f>Half price on \
+         shoes</a> <a href=/g>Half price on coats and jackets</a></div></li></ul>\
+         <div><p>{long}</p><div class=l-4 style=display:none><p>one of two boxes after long \
+         texts, folded</p></div><p>{long}</p><div class=l-4 style=display:none><p>the second \
+         of two boxes after long texts</p></div></div>\
+         <div><p>Size</p><div class=t-5 style=display:none><p>Too short.</p></div>\
+         <p>Colour</p><div class=t-5 style=display:none><p>Short too.</p></div></div>\
+         <div><p class=h-6 style=display:none>Folded line</p><div class=f-7 \
+         style=display:none><p>a folded box after a folded line, of more words</p></div>\
+         <p class=h-6 style=display:none>Folded line</p><div class=f-7 \
+         style=display:none><p>another folded box after a folded line, of more words</p>\
+         </div></div></body>",
+        answer(1),
+        answer(2),
+        long = "word ".repeat(31),
+    );
+    let p = page(&html);
+    let shown = texts(&p);
+    assert!(
+        shown.contains(&"The answer 1 is a sentence of more than eight words.")
+            && shown.contains(&"The answer 2 is a sentence of more than eight words."),
+        "{shown:?}"
+    );
+    for hidden in [
+        "popup",
+        "Women",
+        "Half price",
+        "long texts",
+        "short",
+        "folded box",
+    ] {
+        assert!(
+            !shown
+                .iter()
+                .any(|t| t.to_lowercase().contains(&hidden.to_lowercase())),
+            "{hidden} shown: {shown:?}"
+        );
+    }
+}
+
 #[test]
 fn a_tabs_hidden_panels_are_page_text_other_hidden_boxes_are_not() {
     let p = page(
