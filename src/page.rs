@@ -244,24 +244,31 @@ pub fn parse_page(bytes: &[u8], declared_charset: Option<&str>, base_url: Option
 /// Parses already decoded HTML and cuts it into blocks (see [`parse_page`]).
 ///
 /// A page that shows next to no text is read again: with a damaged capture's runaway `<title>`
-/// closed, or its runaway `<script>` start tag dropped; and, when a `<noscript>` holds much
-/// markup, as a browser without JavaScript shows it (forum software such as Discourse serves its
-/// posts that way, and draws them with script otherwise). The reading with more prose wins.
+/// closed, or its runaway `<script>` start tag dropped. When a `<noscript>` holds much markup,
+/// the page is also read as a browser without JavaScript shows it (forum software such as
+/// Discourse serves its posts that way, and draws them with script otherwise): that reading wins
+/// when it shows more prose and the page showed next to none, or when it shows
+/// [`NOSCRIPT_OVER_SHOWN`] times as much (the script's shell printing a cookie notice or a "turn
+/// on JavaScript" paragraph besides).
 pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
     let page = page_from_dom(Dom::parse(html), base_url);
     let shown = prose_words(&page);
-    if shown >= LITTLE_PROSE_WORDS {
-        return page;
-    }
-    for repair in [close_runaway_title, drop_runaway_script_tag] {
-        if let Some(repaired) = repair(html) {
-            let closed = page_from_dom(Dom::parse(&repaired), base_url);
-            if prose_words(&closed) > shown {
-                return closed;
+    if shown < LITTLE_PROSE_WORDS {
+        for repair in [close_runaway_title, drop_runaway_script_tag] {
+            if let Some(repaired) = repair(html) {
+                let closed = page_from_dom(Dom::parse(&repaired), base_url);
+                if prose_words(&closed) > shown {
+                    return closed;
+                }
             }
         }
     }
-    if !has_noscript_content(&page.dom) {
+    let noscript = noscript_markup(&page.dom);
+    // The markup bounds the words the reading can add (each word a byte or more, and a space or
+    // a tag between two), and so whether reading again can pay.
+    let could_outweigh = shown < LITTLE_PROSE_WORDS
+        || noscript.total.div_ceil(2) >= (NOSCRIPT_OVER_SHOWN - 1) * shown as usize;
+    if noscript.largest < NOSCRIPT_CONTENT_BYTES || !could_outweigh {
         return page;
     }
     let dom = Dom::parse_without_scripting(html);
@@ -276,7 +283,11 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
         declared,
         base,
     };
-    if prose_words(&without) > shown {
+    let without_words = prose_words(&without);
+    if without_words > shown
+        && (shown < LITTLE_PROSE_WORDS
+            || without_words as usize >= NOSCRIPT_OVER_SHOWN * shown as usize)
+    {
         without
     } else {
         page
@@ -462,10 +473,32 @@ fn prose_words(page: &Page) -> u32 {
         .sum()
 }
 
-/// True when one of the `<noscript>` elements of `dom` holds much markup.
-fn has_noscript_content(dom: &Dom) -> bool {
-    dom.elements_by_name("noscript")
-        .any(|id| dom.text_content(id).len() >= NOSCRIPT_CONTENT_BYTES)
+/// How many times the prose a page shows its reading without scripting must show, where the page
+/// already shows some: the `<noscript>` then carries the page, and the script's shell around it
+/// printed only a notice. A page that shows its article also in a `<noscript>` copy (an image's
+/// fallback, a duplicated teaser) reads at most twice as long without scripting.
+const NOSCRIPT_OVER_SHOWN: usize = 3;
+
+/// Bytes of markup in a page's `<noscript>` elements (parsed with scripting, they hold it as text).
+struct NoscriptMarkup {
+    /// In the largest: one of [`NOSCRIPT_CONTENT_BYTES`] or more may hold the page's content.
+    largest: usize,
+    /// In all of them.
+    total: usize,
+}
+
+/// Measures the markup of the `<noscript>` elements of `dom`.
+fn noscript_markup(dom: &Dom) -> NoscriptMarkup {
+    let mut markup = NoscriptMarkup {
+        largest: 0,
+        total: 0,
+    };
+    for id in dom.elements_by_name("noscript") {
+        let bytes = dom.text_content(id).len();
+        markup.largest = markup.largest.max(bytes);
+        markup.total += bytes;
+    }
+    markup
 }
 
 /// Cuts an already parsed DOM into blocks (see [`parse_page`]). Separate from parsing so that the

@@ -94,6 +94,43 @@ fn a_page_that_draws_its_text_with_script_is_read_from_its_noscript() {
     assert_eq!(shown.blocks.len(), 8, "{:?}", texts(&shown));
 }
 
+/// A script's shell may print prose of its own (a cookie notice, a "turn on JavaScript"
+/// paragraph) before the `<noscript>` holding the page: the noscript's reading still wins when it
+/// shows three times the prose. Less than that, the page's own text with a noscript copy of part
+/// of it, the page stays as scripts draw it.
+#[test]
+fn a_noscript_page_behind_a_shell_that_prints_a_notice_is_read_from_its_noscript() {
+    let sentence = "We and our partners use cookies to store and access information on your \
+                    device, to personalise content and to analyse our traffic.";
+    let notice = format!(
+        "<div class=x1><p>{sentence} {sentence} {sentence} {sentence}</p><button>OK</button></div>"
+    );
+    let post = |n: usize| {
+        format!(
+            "<div class=post><p>Post {n} of the thread, written by a member in full \
+             sentences, with a question, an answer or an opinion about the topic.</p></div>"
+        )
+    };
+    let posts: String = (0..10).map(post).collect();
+    let p = page(&format!(
+        "<body>{notice}<noscript><div>{posts}</div></noscript></body>"
+    ));
+    let posts_read = texts(&p).iter().filter(|t| t.starts_with("Post ")).count();
+    assert_eq!(posts_read, 10, "{:?}", texts(&p));
+
+    // Seven posts: the noscript holds enough markup to be read, and more prose than the notice,
+    // but not three times as much.
+    let few: String = (0..7).map(post).collect();
+    let p = page(&format!(
+        "<body>{notice}<noscript><div>{few}</div></noscript></body>"
+    ));
+    assert!(
+        !texts(&p).iter().any(|t| t.starts_with("Post ")),
+        "{:?}",
+        texts(&p)
+    );
+}
+
 #[test]
 fn a_title_that_is_never_closed_does_not_swallow_the_page() {
     let story = "<p>The match ended in a draw after a long and tense evening, and the \
