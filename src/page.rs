@@ -14,7 +14,8 @@ use crate::charset;
 use crate::dom::{Dom, NodeId};
 
 use builder::BlockBuilder;
-pub(crate) use builder::{UnspacedRun, fold_whitespace, is_cjk, is_cjk_punctuation, is_unspaced};
+pub use builder::count_words;
+pub(crate) use builder::{fold_whitespace, for_each_token, is_cjk, is_unspaced};
 pub(crate) use elements::is_hidden_element;
 pub use elements::{BLOCK_LEVEL_ELEMENTS, is_inline_element, is_skipped_element};
 pub(crate) use images::declares_size_at_most;
@@ -264,10 +265,13 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
         }
     }
     let noscript = noscript_markup(&page.dom);
-    // The markup bounds the words the reading can add (each word a byte or more, and a space or
-    // a tag between two), and so whether reading again can pay.
-    let could_outweigh = shown < LITTLE_PROSE_WORDS
-        || noscript.total.div_ceil(2) >= (NOSCRIPT_OVER_SHOWN - 1) * shown as usize;
+    // Whether reading again can pay: the noscript's markup bounds the words it adds (each word
+    // a byte or more, and a space or a tag between two), and the page's words, prose or not,
+    // bound the prose they can make (a line the noscript's text lengthens into prose).
+    let could_outweigh = shown < LITTLE_PROSE_WORDS || {
+        let all_words: usize = page.blocks.iter().map(|b| b.words as usize).sum();
+        all_words + noscript.total.div_ceil(2) >= NOSCRIPT_OVER_SHOWN * shown as usize
+    };
     if noscript.largest < NOSCRIPT_CONTENT_BYTES || !could_outweigh {
         return page;
     }
@@ -473,10 +477,10 @@ fn prose_words(page: &Page) -> u32 {
         .sum()
 }
 
-/// How many times the prose a page shows its reading without scripting must show, where the page
-/// already shows some: the `<noscript>` then carries the page, and the script's shell around it
-/// printed only a notice. A page that shows its article also in a `<noscript>` copy (an image's
-/// fallback, a duplicated teaser) reads at most twice as long without scripting.
+/// Where a page shows some prose already, its reading without scripting must show this many times
+/// as much to win: then the `<noscript>` carries the page, and the script's shell around it
+/// printed only a notice. A page that prints its article and a `<noscript>` copy of it (or of a
+/// teaser) reads at most twice as long without scripting, and stays as scripts draw it.
 const NOSCRIPT_OVER_SHOWN: usize = 3;
 
 /// Bytes of markup in a page's `<noscript>` elements (parsed with scripting, they hold it as text).
@@ -494,7 +498,11 @@ fn noscript_markup(dom: &Dom) -> NoscriptMarkup {
         total: 0,
     };
     for id in dom.elements_by_name("noscript") {
-        let bytes = dom.text_content(id).len();
+        let bytes: usize = dom
+            .children(id)
+            .filter_map(|child| dom.text(child))
+            .map(str::len)
+            .sum();
         markup.largest = markup.largest.max(bytes);
         markup.total += bytes;
     }

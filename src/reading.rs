@@ -176,7 +176,7 @@ fn kept_words(blocks: &[ArticleBlock]) -> u32 {
         .iter()
         .filter(|b| b.is_content() && b.kind != BlockKind::Image)
         .fold(0u32, |sum, b| {
-            sum.saturating_add(classify::boilerpipe::count_words(&b.text))
+            sum.saturating_add(crate::page::count_words(&b.text))
         })
 }
 

@@ -88,51 +88,6 @@ fn link_density(block: &Block) -> f64 {
     }
 }
 
-/// Calls `f(width, is_word)` for every token of `text` in order, with the block builder's word
-/// definition: white-space separated tokens, a word when it holds a letter or digit; every CJK
-/// character is a word of its own and CJK punctuation a token of its own; a token of an unspaced
-/// script (Thai, Khmer…) is cut where [`page::UnspacedRun`] cuts it. Widths are in
-/// characters; as the wrapper puts one column between tokens, a CJK character takes two columns,
-/// which is also how wide it is on screen.
-fn for_each_token(text: &str, mut f: impl FnMut(usize, bool)) {
-    let mut width = 0usize;
-    let mut alnum = false;
-    // Where the token's unspaced-script text is cut, as the block builder cuts it.
-    let mut unspaced = page::UnspacedRun::default();
-    for c in text.chars() {
-        let single = page::is_cjk(c) || page::is_cjk_punctuation(c);
-        if c.is_whitespace() || single {
-            if width > 0 {
-                f(width, alnum);
-            }
-            width = 0;
-            alnum = false;
-            unspaced = page::UnspacedRun::default();
-            if single {
-                f(1, page::is_cjk(c));
-            }
-        } else {
-            if unspaced.cuts_before(c) {
-                f(width, alnum);
-                width = 0;
-                alnum = false;
-            }
-            width += 1;
-            alnum |= c.is_alphanumeric();
-        }
-    }
-    if width > 0 {
-        f(width, alnum);
-    }
-}
-
-/// Number of words in `text`, counted as the block builder counts [`Block::words`].
-pub fn count_words(text: &str) -> u32 {
-    let mut words = 0u32;
-    for_each_token(text, |_, word| words += u32::from(word));
-    words
-}
-
 /// Text density of a block's text (paper §3.4, equation 1): the text is word-wrapped at
 /// [`WRAP_WIDTH`] characters; when that gives more than one line, the words on all lines but the
 /// last (which is usually only partly filled) divided by the number of those lines; with one line,
@@ -144,7 +99,7 @@ pub fn text_density(text: &str) -> f64 {
     let mut line_chars = 0usize;
     let mut words_on_line = 0u32;
     let mut words_before_last = 0u32;
-    for_each_token(text, |len, word| {
+    page::for_each_token(text, |len, word| {
         if lines == 0 || line_chars + 1 + len > WRAP_WIDTH {
             words_before_last += words_on_line;
             lines += 1;
@@ -462,8 +417,8 @@ mod tests {
 
     #[test]
     fn cjk_characters_are_words() {
-        assert_eq!(count_words("中文文本"), 4);
-        assert_eq!(count_words("日本語、テスト。 ok - 42"), 8);
+        assert_eq!(page::count_words("中文文本"), 4);
+        assert_eq!(page::count_words("日本語、テスト。 ok - 42"), 8);
         // 60 ideographs take two columns each: 40 on the first line, 20 on the last.
         let text = "字".repeat(60);
         assert_eq!(text_density(&text), 40.0);
@@ -479,7 +434,7 @@ mod tests {
             "plain English words only",
         ] {
             let page = crate::page::page_from_html(&format!("<p>{text}</p>"), None);
-            assert_eq!(count_words(text), page.blocks[0].words, "{text}");
+            assert_eq!(page::count_words(text), page.blocks[0].words, "{text}");
         }
     }
 

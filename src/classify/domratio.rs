@@ -49,9 +49,9 @@ use std::fmt::Write as _;
 
 use html5ever::ns;
 
-use crate::classify::boilerpipe::count_words;
 use crate::classify::{Label, Reason, Verdict};
 use crate::dom::{Dom, Edge, NodeId};
+use crate::page::count_words;
 use crate::page::{Page, is_inline_element, is_skipped_element};
 
 /// The method name under which this classifier is selectable, also the extractor name in labels.
@@ -132,7 +132,9 @@ struct Stats {
 /// Whether element `id` shows no text, so that its subtree is left out: what the block builder
 /// skips (scripts, styles, media, form lists, non-HTML content such as `<svg>`) and what a
 /// browser hides (the `hidden` attribute, a closed `<dialog>`, inline `display:none` or
-/// `visibility:hidden`), which the paper's `innerText` leaves out too.
+/// `visibility:hidden`), which the paper's `innerText` leaves out too. The folded panels the block
+/// builder reads as page text (an accordion's, an FAQ's answers) are not left out here either:
+/// one test, [`crate::page::is_hidden_element`], tells both.
 fn is_invisible(dom: &Dom, id: NodeId) -> bool {
     let Some(name) = dom.element_name(id) else {
         return false;

@@ -235,7 +235,7 @@ impl Store {
             }
             out.push_str(&block.text);
         }
-        let kept = super::boilerpipe::count_words(&out);
+        let kept = crate::page::count_words(&out);
         if let Some(entry) = summary()?
             && let Some(stand_in) = super::entry_stands_in(&entry, kept)
         {

@@ -654,6 +654,51 @@ impl UnspacedRun {
     }
 }
 
+/// Calls `f(width, is_word)` for every token of `text` in order, with the block builder's word
+/// definition: white-space separated tokens, a word when it holds a letter or digit; every CJK
+/// character is a word of its own and CJK punctuation a token of its own; a token of an unspaced
+/// script (Thai, Khmer…) is cut where [`UnspacedRun`] cuts it. Widths are in characters
+/// (boilerpipe's text density wraps lines by them, one column between tokens: a CJK character
+/// takes two, as on screen).
+pub(crate) fn for_each_token(text: &str, mut f: impl FnMut(usize, bool)) {
+    let mut width = 0usize;
+    let mut alnum = false;
+    // Where the token's unspaced-script text is cut, as the block builder cuts it.
+    let mut unspaced = UnspacedRun::default();
+    for c in text.chars() {
+        let single = is_cjk(c) || is_cjk_punctuation(c);
+        if c.is_whitespace() || single {
+            if width > 0 {
+                f(width, alnum);
+            }
+            width = 0;
+            alnum = false;
+            unspaced = UnspacedRun::default();
+            if single {
+                f(1, is_cjk(c));
+            }
+        } else {
+            if unspaced.cuts_before(c) {
+                f(width, alnum);
+                width = 0;
+                alnum = false;
+            }
+            width += 1;
+            alnum |= c.is_alphanumeric();
+        }
+    }
+    if width > 0 {
+        f(width, alnum);
+    }
+}
+
+/// Number of words in `text`, counted as the block builder counts [`super::Block::words`].
+pub fn count_words(text: &str) -> u32 {
+    let mut words = 0u32;
+    for_each_token(text, |_, word| words += u32::from(word));
+    words
+}
+
 /// CJK punctuation (`。`, `、`, `「`…): separates words like a space does, but is kept in the text.
 pub(crate) fn is_cjk_punctuation(c: char) -> bool {
     matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF01}'..='\u{FF0F}' | '\u{FF1A}'..='\u{FF20}')

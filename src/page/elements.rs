@@ -7,6 +7,7 @@
 use html5ever::{LocalName, local_name};
 
 use super::BlockKind;
+use super::builder::count_words;
 use crate::dom::{Dom, Edge, NodeId, for_each_name_token};
 
 /// Inline elements: text inside them continues the surrounding block. `<img>`, `<picture>` and
@@ -208,8 +209,9 @@ pub(crate) fn is_hidden_element(dom: &Dom, id: NodeId) -> bool {
 
 /// True for elements that no text box is made for: the `hidden` attribute, a closed
 /// `<dialog>`, a tooltip's text (see [`is_tooltip`]), or an inline style with `display:none` /
-/// `visibility:hidden` (but on a box named as a disclosure's folded part, see
-/// [`names_folded_part`]).
+/// `visibility:hidden` (but on a disclosure's folded part: a box named so, see
+/// [`names_folded_part`], or one of alike boxes each folded after its toggle, see
+/// [`is_unnamed_folded_panel`]).
 ///
 /// One `hidden` element is shown: React's streamed server rendering sends a suspended part of
 /// the page as `<div hidden id="S:3">` at the end of the body, and its inline script moves it
@@ -269,19 +271,36 @@ const PANEL_MIN_WORDS: usize = 8;
 /// [`is_styled_hidden`], the caller asks) right after a shown short line, its toggle (a
 /// question, a title: at most [`TOGGLE_MAX_WORDS`]), holding a sentence's words or more
 /// ([`PANEL_MIN_WORDS`]) mostly outside links, and folded alike (same element and class) at
-/// least once more beside it (under its grandparent). An FAQ's script folds its answers so, one
-/// after each question; a menu's folded submenus are links, and a popup or a modal is folded
-/// once and opened by no line before it.
+/// least once more beside it (see [`folded_alike_beside`]). An FAQ's script folds its answers
+/// so, one after each question; a menu's folded submenus are links, and a popup is folded once.
+/// A box named or marked as what stands around a page's text (a modal, a menu: see
+/// [`NOT_FOLDED_WORDS`]; `role="dialog"`, `aria-modal`) is no panel, however it is folded: a
+/// shop's size guides are modals, each after its button.
 fn is_unnamed_folded_panel(dom: &Dom, id: NodeId) -> bool {
     let Some(class) = dom.attr(id, "class").filter(|c| !c.trim().is_empty()) else {
         return false;
     };
-    let Some(toggle) = std::iter::successors(dom.prev_sibling(id), |&n| dom.prev_sibling(n))
-        .find(|&n| dom.is_element(n) || dom.text(n).is_some_and(|t| !t.trim().is_empty()))
+    if is_marked_dialog(dom, id)
+        || name_words(dom, id)
+            .iter()
+            .any(|w| NOT_FOLDED_WORDS.contains(&w.as_str()))
+    {
+        return false;
+    }
+    // The toggle: the element before the box, past white space, comments and elements that
+    // print nothing (a script between a question and its answer).
+    let Some(toggle) =
+        std::iter::successors(dom.prev_sibling(id), |&n| dom.prev_sibling(n)).find(|&n| {
+            dom.local_name(n).is_some_and(|name| !is_skipped(name))
+                || dom.text(n).is_some_and(|t| !t.trim().is_empty())
+        })
     else {
         return false;
     };
-    if !dom.is_element(toggle) || is_styled_hidden(dom, toggle) {
+    if !dom.is_element(toggle)
+        || is_styled_hidden(dom, toggle)
+        || dom.attr(toggle, "hidden").is_some()
+    {
         return false;
     }
     let toggle_words = words_in(dom, toggle, TOGGLE_MAX_WORDS + 1).all;
@@ -292,22 +311,63 @@ fn is_unnamed_folded_panel(dom: &Dom, id: NodeId) -> bool {
     if panel.all < PANEL_MIN_WORDS || panel.linked * 2 >= panel.all {
         return false;
     }
+    folded_alike_beside(dom, id, class)
+}
+
+/// True when `role="dialog"` (or `alertdialog`) or `aria-modal="true"` marks the element a dialog.
+fn is_marked_dialog(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, "role").is_some_and(|r| {
+        let r = r.trim();
+        r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog")
+    }) || dom
+        .attr(id, "aria-modal")
+        .is_some_and(|m| m.trim().eq_ignore_ascii_case("true"))
+}
+
+/// How many elements [`folded_alike_beside`] looks at in each direction, among the box's
+/// siblings, among its parent's siblings, and among each of those one's children: an FAQ's next
+/// answer stands two siblings away, or in the next question's box.
+const ALIKE_LOOK: usize = 16;
+
+/// True when an element of the same name and `class` as `id`, folded by an inline style too,
+/// stands beside it: among its siblings, or among the children of its parent's siblings (each
+/// question and its answer in a box of their own). Only the nearest [`ALIKE_LOOK`] of each are
+/// looked at, so that a page of thousands of folded boxes costs a bounded look per box.
+fn folded_alike_beside(dom: &Dom, id: NodeId, class: &str) -> bool {
     let name = dom.local_name(id);
-    let beside = dom
-        .parent(id)
-        .and_then(|p| dom.parent(p))
-        .unwrap_or(dom.root());
-    dom.descendants(beside).any(|n| {
+    let alike = |n: NodeId| {
         n != id
             && dom.local_name(n) == name
             && dom.attr(n, "class") == Some(class)
             && is_styled_hidden(dom, n)
+    };
+    let near = |from: NodeId| {
+        let before = std::iter::successors(dom.prev_sibling(from), |&n| dom.prev_sibling(n));
+        let after = std::iter::successors(dom.next_sibling(from), |&n| dom.next_sibling(n));
+        before
+            .filter(|&n| dom.is_element(n))
+            .take(ALIKE_LOOK)
+            .chain(after.filter(|&n| dom.is_element(n)).take(ALIKE_LOOK))
+    };
+    if near(id).any(alike) {
+        return true;
+    }
+    let Some(parent) = dom.parent(id) else {
+        return false;
+    };
+    near(parent).any(|uncle| {
+        dom.children(uncle)
+            .filter(|&n| dom.is_element(n))
+            .take(ALIKE_LOOK)
+            .any(alike)
     })
 }
 
 /// Words of an element's text, and how many of them are in links.
 struct Words {
+    /// All its words.
     all: usize,
+    /// Those of them inside a hyperlink.
     linked: usize,
 }
 
@@ -322,7 +382,7 @@ fn words_in(dom: &Dom, id: NodeId, enough: usize) -> Words {
         match edge {
             Edge::Open(n) => {
                 if let Some(text) = dom.text(n) {
-                    let count = text.split_whitespace().count();
+                    let count = count_words(text) as usize;
                     words.all += count;
                     if in_links > 0 {
                         words.linked += count;
@@ -407,16 +467,22 @@ const NOT_FOLDED_WORDS: &[&str] = &[
 /// [`NOT_FOLDED_WORDS`]): like a folded ARIA panel ([`is_folded_panel`]), its text is the
 /// page's own, hidden by a style until the reader asks, and a reading pane shows it unfolded.
 fn names_folded_part(dom: &Dom, id: NodeId) -> bool {
+    let words = name_words(dom, id);
+    let has = |word: &str| words.iter().any(|w| w == word);
+    let folded = FOLDED_PART_WORDS.iter().any(|w| has(w))
+        || FOLDED_PAIRS.iter().any(|(a, b)| has(a) && has(b));
+    folded && !NOT_FOLDED_WORDS.iter().any(|w| has(w))
+}
+
+/// The words of the element's `id` and `class` (see [`for_each_name_token`]).
+fn name_words(dom: &Dom, id: NodeId) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     for name in ["id", "class"] {
         if let Some(value) = dom.attr(id, name) {
             for_each_name_token(value, |word| words.push(word.to_owned()));
         }
     }
-    let has = |word: &str| words.iter().any(|w| w == word);
-    let folded = FOLDED_PART_WORDS.iter().any(|w| has(w))
-        || FOLDED_PAIRS.iter().any(|(a, b)| has(a) && has(b));
-    folded && !NOT_FOLDED_WORDS.iter().any(|w| has(w))
+    words
 }
 
 /// The words that, in one class with a tooltip's name, say the box is the tooltip's text

@@ -96,8 +96,8 @@ fn a_page_that_draws_its_text_with_script_is_read_from_its_noscript() {
 
 /// A script's shell may print prose of its own (a cookie notice, a "turn on JavaScript"
 /// paragraph) before the `<noscript>` holding the page: the noscript's reading still wins when it
-/// shows three times the prose. Less than that, the page's own text with a noscript copy of part
-/// of it, the page stays as scripts draw it.
+/// shows three times the prose. Short of that (a noscript of a few posts and an image's fallback
+/// beside the notice), the page stays as scripts draw it.
 #[test]
 fn a_noscript_page_behind_a_shell_that_prints_a_notice_is_read_from_its_noscript() {
     let sentence = "We and our partners use cookies to store and access information on your \
@@ -118,9 +118,10 @@ fn a_noscript_page_behind_a_shell_that_prints_a_notice_is_read_from_its_noscript
     let posts_read = texts(&p).iter().filter(|t| t.starts_with("Post ")).count();
     assert_eq!(posts_read, 10, "{:?}", texts(&p));
 
-    // Seven posts: the noscript holds enough markup to be read, and more prose than the notice,
-    // but not three times as much.
-    let few: String = (0..7).map(post).collect();
+    // Seven posts and an image's fallback: the noscript holds markup enough to be read, and more
+    // prose than the notice, but not three times as much.
+    let image = format!("<img src=\"/images/{}.jpg\" alt=\"\">", "a".repeat(600));
+    let few: String = (0..7).map(post).collect::<String>() + &image;
     let p = page(&format!(
         "<body>{notice}<noscript><div>{few}</div></noscript></body>"
     ));
@@ -369,6 +370,58 @@ fn alike_folded_boxes_each_after_a_short_line_are_page_text() {
             !shown
                 .iter()
                 .any(|t| t.to_lowercase().contains(&hidden.to_lowercase())),
+            "{hidden} shown: {shown:?}"
+        );
+    }
+}
+
+/// Each question and its answer may stand in a box of their own, a script or a comment between
+/// them; an answer in Chinese counts its characters as words; a toggle of thirty words and an
+/// answer of eight are still a toggle and an answer. Folded boxes named or marked as dialogs
+/// (a shop's size guides after their buttons) stay hidden, and so does a popup holding a box
+/// of its own class: alike boxes stand beside each other, not inside.
+#[test]
+fn folded_answers_in_boxes_of_their_own_are_page_text_dialogs_are_not() {
+    let pair = |question: &str, answer: &str| {
+        format!(
+            "<div class=w-1><button>{question}</button><!-- toggle --><script>f()</script>\
+             <div class=a-2 style=display:none><p>{answer}</p></div></div>"
+        )
+    };
+    let thirty = "word ".repeat(29) + "end?";
+    let html = format!(
+        "<body><section>{}{}</section>\
+         <div><button>Size guide</button><div class=\"modal fade\" style=display:none><p>Chest \
+         and waist in inches for every size we sell.</p></div>\
+         <button>Fit guide</button><div class=\"modal fade\" style=display:none><p>How each \
+         cut fits, from slim to relaxed, explained.</p></div></div>\
+         <div><button>Terms</button><div class=d-3 role=dialog style=display:none><p>The terms \
+         of the offer, in eight words or more.</p></div>\
+         <button>Rules</button><div class=d-3 role=dialog style=display:none><p>The rules of \
+         the draw, in eight words or more.</p></div></div>\
+         <div><p>Open</p><div class=n-4 style=display:none><p>A popup of more than eight words \
+         around a box.</p><div class=n-4 style=display:none><p>The box inside the popup, of \
+         eight words or more.</p></div></div></div></body>",
+        pair("什么是证书？", "证书是一门短期课程的证明文件。"),
+        pair(&thirty, "One, two, three, four, five, six, seven, eight."),
+    );
+    let p = page(&html);
+    let shown = texts(&p);
+    assert!(
+        shown.contains(&"证书是一门短期课程的证明文件。")
+            && shown.contains(&"One, two, three, four, five, six, seven, eight."),
+        "{shown:?}"
+    );
+    for hidden in [
+        "Chest",
+        "How each",
+        "The terms",
+        "The rules",
+        "popup",
+        "inside",
+    ] {
+        assert!(
+            !shown.iter().any(|t| t.contains(hidden)),
             "{hidden} shown: {shown:?}"
         );
     }

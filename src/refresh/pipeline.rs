@@ -492,7 +492,7 @@ fn indexed_text(
     evidence: Option<&str>,
 ) -> String {
     let text = classify::content_text(page, labels);
-    let kept = classify::boilerpipe::count_words(&text);
+    let kept = crate::page::count_words(&text);
     evidence
         .and_then(|entry| classify::entry_stands_in(entry, kept))
         .map_or(text, |stand_in| stand_in.text)
