@@ -265,12 +265,12 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
         }
     }
     let noscript = noscript_markup(&page.dom);
-    // Whether reading again can pay: the noscript's markup bounds the words it adds (each word
-    // a byte or more, and a space or a tag between two), and the page's words, prose or not,
+    // Whether reading again can pay: the letters of the noscript's markup outside its tags bound
+    // the words it adds (an image's fallback adds none), and the page's words, prose or not,
     // bound the prose they can make (a line the noscript's text lengthens into prose).
     let could_outweigh = shown < LITTLE_PROSE_WORDS || {
         let all_words: usize = page.blocks.iter().map(|b| b.words as usize).sum();
-        all_words + noscript.total.div_ceil(2) >= NOSCRIPT_OVER_SHOWN * shown as usize
+        all_words + noscript.letters >= NOSCRIPT_OVER_SHOWN * shown as usize
     };
     if noscript.largest < NOSCRIPT_CONTENT_BYTES || !could_outweigh {
         return page;
@@ -300,13 +300,21 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
 
 /// Letters and digits of an HTML fragment outside its tags, in one pass and without a parse: how
 /// much a fragment says, and a bound on the words of its [`fragment_text`] (every word holds one
-/// at least).
+/// at least). A `<` opens a tag only before a letter, `/`, `!` or `?`, as in HTML: the `<` of
+/// `a < b` is text, and the letters after it count.
 pub fn fragment_letters(html: &str) -> usize {
     let mut in_tag = false;
     let mut letters = 0;
-    for c in html.chars() {
+    let mut chars = html.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
-            '<' => in_tag = true,
+            '<' if !in_tag
+                && chars
+                    .peek()
+                    .is_some_and(|&n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?')) =>
+            {
+                in_tag = true;
+            }
             '>' => in_tag = false,
             c if !in_tag && c.is_alphanumeric() => letters += 1,
             _ => {}
@@ -483,28 +491,28 @@ fn prose_words(page: &Page) -> u32 {
 /// teaser) reads at most twice as long without scripting, and stays as scripts draw it.
 const NOSCRIPT_OVER_SHOWN: usize = 3;
 
-/// Bytes of markup in a page's `<noscript>` elements (parsed with scripting, they hold it as text).
+/// The markup of a page's `<noscript>` elements (parsed with scripting, they hold it as text).
 struct NoscriptMarkup {
-    /// In the largest: one of [`NOSCRIPT_CONTENT_BYTES`] or more may hold the page's content.
+    /// Bytes of the largest: one of [`NOSCRIPT_CONTENT_BYTES`] or more may hold the page's
+    /// content.
     largest: usize,
-    /// In all of them.
-    total: usize,
+    /// Letters and digits outside tags in all of them (see [`fragment_letters`]).
+    letters: usize,
 }
 
 /// Measures the markup of the `<noscript>` elements of `dom`.
 fn noscript_markup(dom: &Dom) -> NoscriptMarkup {
     let mut markup = NoscriptMarkup {
         largest: 0,
-        total: 0,
+        letters: 0,
     };
     for id in dom.elements_by_name("noscript") {
-        let bytes: usize = dom
-            .children(id)
-            .filter_map(|child| dom.text(child))
-            .map(str::len)
-            .sum();
+        let mut bytes = 0;
+        for text in dom.children(id).filter_map(|child| dom.text(child)) {
+            bytes += text.len();
+            markup.letters += fragment_letters(text);
+        }
         markup.largest = markup.largest.max(bytes);
-        markup.total += bytes;
     }
     markup
 }

@@ -902,3 +902,16 @@ fn a_page_stands_at_its_base_else_at_the_url_it_declares_its_own() {
         assert_eq!(page(html).own_url(), None, "{html}");
     }
 }
+
+/// A fragment's letters outside its tags: what a tag's attributes say does not count, and a `<`
+/// before a space or a digit is text, as in HTML, so the letters after it do.
+#[test]
+fn a_fragments_letters_are_counted_outside_its_tags_only() {
+    assert_eq!(fragment_letters("<p>Hello <b>you</b></p>"), 8);
+    assert_eq!(
+        fragment_letters("<img src=\"/images/photo.jpg\" alt=\"A photo\">"),
+        0
+    );
+    assert_eq!(fragment_letters("if a < b and b <3 then c"), 14);
+    assert_eq!(fragment_letters("<!-- note --><?php x ?></div>ok"), 2);
+}
