@@ -379,7 +379,8 @@ fn alike_folded_boxes_each_after_a_short_line_are_page_text() {
 /// them; an answer in Chinese counts its characters as words; a toggle of thirty words and an
 /// answer of eight are still a toggle and an answer. Folded boxes named or marked as dialogs
 /// (a shop's size guides after their buttons) stay hidden, and so does a popup holding a box
-/// of its own class: alike boxes stand beside each other, not inside.
+/// of its own class (alike boxes stand beside each other, not inside), and a box after a line
+/// the `hidden` attribute hides.
 #[test]
 fn folded_answers_in_boxes_of_their_own_are_page_text_dialogs_are_not() {
     let pair = |question: &str, answer: &str| {
@@ -401,7 +402,10 @@ fn folded_answers_in_boxes_of_their_own_are_page_text_dialogs_are_not() {
          the draw, in eight words or more.</p></div></div>\
          <div><p>Open</p><div class=n-4 style=display:none><p>A popup of more than eight words \
          around a box.</p><div class=n-4 style=display:none><p>The box inside the popup, of \
-         eight words or more.</p></div></div></div></body>",
+         eight words or more.</p></div></div></div>\
+         <div><p hidden>Step one</p><div class=h-5 style=display:none><p>A step whose title the \
+         hidden attribute hides too.</p></div><p hidden>Step two</p><div class=h-5 \
+         style=display:none><p>Another step whose title is hidden as well.</p></div></div></body>",
         pair("什么是证书？", "证书是一门短期课程的证明文件。"),
         pair(&thirty, "One, two, three, four, five, six, seven, eight."),
     );
@@ -419,6 +423,7 @@ fn folded_answers_in_boxes_of_their_own_are_page_text_dialogs_are_not() {
         "The rules",
         "popup",
         "inside",
+        "step",
     ] {
         assert!(
             !shown.iter().any(|t| t.contains(hidden)),
