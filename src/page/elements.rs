@@ -236,10 +236,9 @@ pub(super) fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
     if is_tooltip(role, class) {
         return true;
     }
-    if is_folded_panel(dom, id) {
-        return false;
-    }
+    // Only a box the style hides is asked whether it is a folded panel: most boxes are shown.
     style.is_some_and(style_hides)
+        && !is_folded_panel(dom, id)
         && !names_folded_part(dom, id)
         && !is_unnamed_folded_panel(dom, id)
 }
@@ -407,16 +406,36 @@ fn words_in(dom: &Dom, id: NodeId, enough: usize) -> Words {
 }
 
 /// True for the folded panel of an accordion (WAI-ARIA's pattern: `role="region"` and
-/// `aria-labelledby` naming the heading button that opens it) and for a tab's panel
-/// (`role="tabpanel"`: hidden while another tab is chosen, as the instructions for macOS are while
-/// Windows' show). Its text is the page's own, folded away until the reader asks, and a reading
-/// pane shows it unfolded.
+/// `aria-labelledby` naming the heading button that opens it, or a box right after a heading that
+/// holds a button declaring `aria-expanded`, see [`follows_an_accordion_header`]) and for a tab's
+/// panel (`role="tabpanel"`: hidden while another tab is chosen, as the instructions for macOS are
+/// while Windows' show). Its text is the page's own, folded away until the reader asks, and a
+/// reading pane shows it unfolded.
 pub(super) fn is_folded_panel(dom: &Dom, id: NodeId) -> bool {
     dom.attr(id, "role").is_some_and(|r| {
         let r = r.trim();
         r.eq_ignore_ascii_case("tabpanel")
             || r.eq_ignore_ascii_case("region") && dom.attr(id, "aria-labelledby").is_some()
-    })
+    }) || follows_an_accordion_header(dom, id)
+}
+
+/// True when the element right before `id` (past white space and comments) is an accordion's
+/// header as WAI-ARIA's pattern builds it: a heading holding a `<button>` that declares
+/// `aria-expanded`, the state of the panel that follows. A running guide's FAQ prints each
+/// question so and folds its answer with the `hidden` attribute. A dialog (`role="dialog"`,
+/// `aria-modal`) is no panel, whatever stands before it.
+fn follows_an_accordion_header(dom: &Dom, id: NodeId) -> bool {
+    let Some(header) = std::iter::successors(dom.prev_sibling(id), |&n| dom.prev_sibling(n))
+        .find(|&n| dom.is_element(n) || dom.text(n).is_some_and(|t| !t.trim().is_empty()))
+    else {
+        return false;
+    };
+    dom.local_name(header).is_some_and(crate::dom::is_heading)
+        && dom.descendants(header).any(|n| {
+            dom.local_name(n) == Some(&local_name!("button"))
+                && dom.attr(n, "aria-expanded").is_some()
+        })
+        && !is_marked_dialog(dom, id)
 }
 
 /// The words (see [`for_each_name_token`]) that name the folded part of a disclosure widget: an

@@ -284,6 +284,41 @@ fn a_folded_accordion_panel_is_page_text_other_hidden_boxes_are_not() {
     );
 }
 
+/// WAI-ARIA's accordion may name no region: its header is a heading holding a button that
+/// declares `aria-expanded`, and the panel right after it is folded (by the `hidden` attribute or
+/// a style). That panel is page text; a box hidden after a heading without such a button, after
+/// a heading whose button declares nothing, after such a button outside a heading (a menu's
+/// toggle), or marked as a dialog, is not.
+#[test]
+fn a_box_folded_after_a_heading_with_an_expanding_button_is_page_text() {
+    let p = page(
+        "<body><h3><button aria-expanded=false><span>+</span><p>What shoe is best?</p>\
+         </button></h3><!-- panel --><div aria-hidden=true hidden><p>A neutral one.</p></div>\
+         <h3><button aria-expanded=\"false\">How often to replace it?</button></h3>\
+         <div style=\"display: none\"><p>Every 500 miles.</p></div>\
+         <h3>Sizes</h3><div hidden><p>a hidden table</p></div>\
+         <h3><button>Open</button></h3><div hidden><p>a button declaring nothing</p></div>\
+         <h3><button aria-expanded=false>Sign in</button></h3>\
+         <div role=dialog hidden><p>a dialog</p></div>\
+         <div><button aria-expanded=false>Menu</button></div><div hidden><p>a menu</p></div>\
+         </body>",
+    );
+    assert_eq!(
+        texts(&p),
+        [
+            "+",
+            "What shoe is best?",
+            "A neutral one.",
+            "How often to replace it?",
+            "Every 500 miles.",
+            "Sizes",
+            "Open",
+            "Sign in",
+            "Menu"
+        ]
+    );
+}
+
 /// Scripts fold an FAQ's answer, the rest of a text behind "read more" and an accordion's panel
 /// with an inline style, and name the box for what it is (by its class or its id): those boxes
 /// are page text. A box the style hides under any other name (a popup, a menu) is not, nor one
