@@ -120,6 +120,10 @@ pub struct Declarations {
     /// URL: the URL the page gives as its own, which says where it stands when no response URL
     /// is known.
     pub canonical: Option<NodeId>,
+    /// The `<noscript>` elements outside hidden boxes: where a page drawn by its scripts may hold
+    /// its text for a browser without them (see [`page_from_html`]). One inside a hidden box
+    /// would show nothing without scripts either.
+    pub noscripts: Vec<NodeId>,
 }
 
 impl BlockHash {
@@ -264,7 +268,7 @@ pub fn page_from_html(html: &str, base_url: Option<&Url>) -> Page {
             }
         }
     }
-    let noscript = noscript_markup(&page.dom);
+    let noscript = noscript_markup(&page.dom, &page.declared.noscripts);
     // Whether reading again can pay: the letters of the noscript's markup outside its tags bound
     // the words it adds (an image's fallback adds none), and the page's words, prose or not,
     // bound the prose they can make (a line the noscript's text lengthens into prose).
@@ -500,13 +504,14 @@ struct NoscriptMarkup {
     letters: usize,
 }
 
-/// Measures the markup of the `<noscript>` elements of `dom`.
-fn noscript_markup(dom: &Dom) -> NoscriptMarkup {
+/// Measures the markup of `noscripts`, the `<noscript>` elements of `dom` (noted as the blocks
+/// were cut, so that no second walk of the tree looks for them).
+fn noscript_markup(dom: &Dom, noscripts: &[NodeId]) -> NoscriptMarkup {
     let mut markup = NoscriptMarkup {
         largest: 0,
         letters: 0,
     };
-    for id in dom.elements_by_name("noscript") {
+    for &id in noscripts {
         let mut bytes = 0;
         for text in dom.children(id).filter_map(|child| dom.text(child)) {
             bytes += text.len();

@@ -149,7 +149,9 @@ impl<'a> BlockBuilder<'a> {
     /// that the head's `<meta>` counts).
     fn note_declaration(&mut self, id: NodeId, name: &LocalName) {
         let dom = self.dom;
-        if *name == local_name!("script") {
+        if *name == local_name!("noscript") {
+            self.declared.noscripts.push(id);
+        } else if *name == local_name!("script") {
             if dom
                 .attr(id, "type")
                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
@@ -730,6 +732,13 @@ pub(super) fn truncate_chars(s: &mut String, max: usize) {
     }
 }
 
+/// True when `value` is an absolute web URL (http or https, with a host: what pith would fetch):
+/// a canonical URL that says where a page stands. A relative one says nothing without the base
+/// it would need.
+fn is_web_url(value: &str) -> bool {
+    crate::safety::fetchable_url(value, None).is_some()
+}
+
 /// How far above a link its heading may be (`<h2><span><a>`, `<h2><code><a>`).
 const PERMALINK_DEPTH: usize = 3;
 
@@ -740,13 +749,6 @@ const PERMALINK_DEPTH: usize = 3;
 /// heading so; the heading is still text, not a link to another page, and no longer counts as
 /// link-dense. A bare `#` (a script's toggle), links to other fragments and a fragment naming
 /// the page's `<body>` (a masthead's "back to top") stay links.
-/// True when `value` is an absolute web URL (http or https, with a host: what pith would fetch):
-/// a canonical URL that says where a page stands. A relative one says nothing without the base
-/// it would need.
-fn is_web_url(value: &str) -> bool {
-    crate::safety::fetchable_url(value, None).is_some()
-}
-
 fn is_heading_permalink(dom: &Dom, id: NodeId, fragment: &str) -> bool {
     let Some(heading) = std::iter::successors(dom.parent(id), |&n| dom.parent(n))
         .take(PERMALINK_DEPTH)

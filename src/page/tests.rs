@@ -955,3 +955,18 @@ fn a_fragments_letters_are_counted_outside_its_tags_only() {
     assert_eq!(fragment_letters("if a < b and b <3 then c"), 14);
     assert_eq!(fragment_letters("<!-- note --><?php x ?></div>ok"), 2);
 }
+
+/// `count_words` counts as the block builder counts a block's words, in every script.
+#[test]
+fn words_are_counted_as_the_block_builder_counts_them() {
+    for text in [
+        "ประเทศไทยเป็นประเทศที่ตั้งอยู่ในเอเชียตะวันออกเฉียงใต้",
+        "ข่าวไทย วันนี้ and more",
+        "ABCไทยไทยไทย 42 ฿฿฿฿฿฿฿",
+        "中文文本 and ប្រទេសកម្ពុជា",
+        "plain English words only",
+    ] {
+        let page = page_from_html(&format!("<p>{text}</p>"), None);
+        assert_eq!(count_words(text), page.blocks[0].words, "{text}");
+    }
+}
