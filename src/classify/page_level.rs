@@ -938,17 +938,32 @@ fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
 }
 
 /// Block-level fallback for pages where no container stands out: long, low-link text blocks and
-/// the headline.
+/// the headline. Prose in a consent manager's box is never kept: on a page whose text is its
+/// description, or a grid, such a notice is the only prose there is. Prose in the page's other
+/// furniture (its header, navigation, footer, a dialog) is kept only when no prose stands outside
+/// furniture, so that a page of scattered lines is never left blank.
 fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExtraction {
     let headline = headline(page, stats, facts, &[]);
+    let standing: Vec<Option<Standing>> = page
+        .blocks
+        .iter()
+        .map(|block| stats::is_prose(block).then(|| Standing::of(&page.dom, block.node)))
+        .collect();
+    let page_prose = standing.contains(&Some(Standing::Page));
     let labels = page
         .blocks
         .iter()
+        .zip(&standing)
         .enumerate()
-        .map(|(index, block)| {
+        .map(|(index, (block, standing))| {
+            let kept = match standing {
+                None | Some(Standing::Consent) => false,
+                Some(Standing::Furniture) => !page_prose,
+                Some(Standing::Page) => true,
+            };
             if Some(index) == headline {
                 page_label(Verdict::Content, HEADLINE.into())
-            } else if stats::is_prose(block) {
+            } else if kept {
                 page_label(
                     Verdict::Content,
                     format!(
@@ -957,6 +972,11 @@ fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExt
                         block.link_density()
                     )
                     .into(),
+                )
+            } else if standing.is_some() {
+                page_label(
+                    Verdict::Boilerplate,
+                    "fallback: long text in the page's furniture or a consent notice".into(),
                 )
             } else {
                 page_label(
@@ -969,6 +989,35 @@ fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExt
     ArticleExtraction {
         labels,
         containers: Vec::new(),
+    }
+}
+
+/// Where a fallback's block of prose stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Standing {
+    /// Outside the page's furniture.
+    Page,
+    /// In its header, navigation, footer, a dialog or another furniture box (see
+    /// [`widen::is_furniture_element`]), but in no consent notice.
+    Furniture,
+    /// In a consent manager's box (see [`hints::names_consent`]).
+    Consent,
+}
+
+impl Standing {
+    /// Where the block held by `node` stands: in a consent notice when any box around it is
+    /// one, else in furniture when any is furniture.
+    fn of(dom: &Dom, node: NodeId) -> Standing {
+        let mut standing = Standing::Page;
+        for n in std::iter::successors(Some(node), |&n| dom.parent(n)) {
+            if hints::names_consent(dom, n) {
+                return Standing::Consent;
+            }
+            if widen::is_furniture_element(dom, n) {
+                standing = Standing::Furniture;
+            }
+        }
+        standing
     }
 }
 

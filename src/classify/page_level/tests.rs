@@ -3465,3 +3465,79 @@ fn an_index_of_other_sites_is_still_a_list_of_links() {
     let why = reason_of(&page, &x, "Resource 7 ").expect("an entry's reason");
     assert!(why.contains("a list of links"), "{why}");
 }
+
+/// A shop's page of short lines (a name, a price, a size): no container stands out, and the page
+/// falls back to its long lines. `before` stands first in `<body>`, `after` last.
+fn page_of_short_lines(before: &str, after: &str) -> String {
+    let lines: String = (1..=6)
+        .map(|n| format!("<div class=c{n}><span>Trail shoe size {n}</span></div>"))
+        .collect();
+    format!(
+        "<html><head><title>Trail shoe</title></head><body>{before}<nav>{NAV}</nav>\
+         <h1>Trail shoe</h1>{lines}<div class=price>$ 89.00</div>{after}</body></html>"
+    )
+}
+
+/// Consent notice prose, about the site and never the page's.
+const CONSENT_PROSE: &str = "<p>We and our partners use cookies and similar technologies to \
+    store and access information on your device, to personalise content and advertising, and to \
+    analyse our traffic, and you can change your mind at any time.</p>";
+
+/// A consent manager's notice is not the page's text even where it is the only prose there is:
+/// the fallback keeps the page's headline and leaves the notice out (the page's description may
+/// then stand for its text).
+#[test]
+fn the_fallback_never_keeps_a_consent_notice() {
+    for notice in [
+        format!("<div id=cmp-consent-box>{CONSENT_PROSE}<button>Accept</button></div>"),
+        format!("<div class='CookieConsent bar'><div>{CONSENT_PROSE}</div></div>"),
+    ] {
+        let (page, x) = run(&page_of_short_lines(&notice, ""));
+        let kept = kept(&page, &x);
+        assert!(has(&kept, "Trail shoe"), "{notice}: {kept:#?}");
+        assert!(!has(&kept, "our partners"), "{notice}: {kept:#?}");
+        let reason = reason_of(&page, &x, "our partners").unwrap_or_default();
+        assert!(reason.contains("consent notice"), "{notice}: {reason}");
+    }
+    // The same prose in a box not named so is the page's only prose, and is kept.
+    let plain = format!("<div class=x7>{CONSENT_PROSE}</div>");
+    let (page, x) = run(&page_of_short_lines(&plain, ""));
+    assert!(has(&kept(&page, &x), "our partners"));
+}
+
+/// Prose in a page's footer or header is kept by the fallback only when no prose stands outside
+/// them: a page of scattered lines is never left blank, and otherwise the footer's words about the
+/// shop are not the page's.
+#[test]
+fn the_fallback_keeps_furniture_prose_only_when_the_page_has_none_of_its_own() {
+    let sizes: String = (1..=6)
+        .map(|n| format!("<div class=s{n}><a href=/p/{n}>Trail shoe size {n}</a></div>"))
+        .collect();
+    let about = "<footer><p>Our shop has sold running shoes since 1984, from a small store on the \
+                 harbour to runners everywhere.</p></footer>";
+    let page_with = |own: &str| {
+        format!(
+            "<html><head><title>Trail shoe</title></head><body><nav>{NAV}</nav>\
+             <h1>Trail shoe</h1>{sizes}{own}<div class=price>$ 89.00</div>{about}</body></html>"
+        )
+    };
+    let (page, x) = run(&page_with(""));
+    assert!(
+        has(&kept(&page, &x), "since 1984"),
+        "{:#?}",
+        kept(&page, &x)
+    );
+    let reason = reason_of(&page, &x, "since 1984").unwrap_or_default();
+    assert!(reason.contains("fallback"), "{reason}");
+    // Two lines of its own, each too short to make its box stand out.
+    let own = "<div class=a><div><p>Wash the shoe by hand in cold water and let it dry away \
+               from the heater.</p></div></div><div class=b><div><p>Brush the sole clean after \
+               every muddy trail run, and store it dry.</p></div></div>";
+    let (page, x) = run(&page_with(own));
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Wash the shoe"), "{kept:#?}");
+    assert!(has(&kept, "Brush the sole"), "{kept:#?}");
+    assert!(!has(&kept, "since 1984"), "{kept:#?}");
+    let reason = reason_of(&page, &x, "since 1984").unwrap_or_default();
+    assert!(reason.contains("furniture"), "{reason}");
+}
