@@ -103,7 +103,7 @@ pub fn extract_with_entry(page: &Page, entry_text: Option<&str>) -> ArticleExtra
         // scores: when nothing else stands out, the page falls back (and its grid, if it has
         // one, is weighed against its long lines rather than against that box).
         let choice = select::choose(page, stats, facts, scores).filter(|c| {
-            stands_out(stats, c) && scores.set_apart_around(&page.dom, c.main).is_none()
+            stands_out(stats, facts, c) && scores.set_apart_around(&page.dom, c.main).is_none()
         });
         let choice = choice.map(|c| product_column(page, stats, facts, c));
         let first = match choice {
@@ -703,8 +703,15 @@ fn is_a_products_name(block: &crate::page::Block) -> bool {
     matches!(block.kind, BlockKind::Heading(1)) || !matches!(block.kind, BlockKind::Heading(_))
 }
 
-/// True when the chosen containers hold enough text to be the article.
-fn stands_out(stats: &Stats, choice: &Choice) -> bool {
+/// True when the chosen containers hold enough text to be the article. A box named as a prompt
+/// (a subscription offer, a newsletter's sign-up, a modal: see [`hints::Hint::names_a_prompt`])
+/// whose name weighs more against it than its paragraphs for it is chosen only on a page where no
+/// other box holds prose: a shop's grid, a list of short cards. It is not the article there
+/// either, and the page falls back (where its grid is weighed against its long lines).
+fn stands_out(stats: &Stats, facts: &mut NodeFacts<'_>, choice: &Choice) -> bool {
+    if choice.score <= 0.0 && facts.hint(choice.main).names_a_prompt() {
+        return false;
+    }
     let words: u32 = std::iter::once(choice.main)
         .chain(choice.siblings.iter().copied())
         .map(|c| stats.get(c).words - stats.get(c).link_words)

@@ -31,6 +31,13 @@ impl Hint {
         self.weight < 0.0 && self.negative.is_some()
     }
 
+    /// True when the element's negative word names a prompt drawn over or after the page (see
+    /// [`PROMPT_WORDS`]).
+    pub fn names_a_prompt(&self) -> bool {
+        self.negative
+            .is_some_and(|word| PROMPT_WORDS.contains(&word))
+    }
+
     /// True when a negative word names the element, even beside a positive one: inside an
     /// article, `comment-body` and `post-share` are the comment and the share bar, the generic
     /// positive word (`body`, `post`) only says where they sit.
@@ -151,6 +158,19 @@ const NOT_AROUND_WORDS: &[&str] = &[
     "gdpr",
     "skyscraper",
     "role",
+];
+
+/// Negative words that name a prompt a page draws over or after itself, asking something of the
+/// reader (to subscribe, to sign up, to dismiss a modal): never the page's text, and unlike
+/// navigation or a sidebar, never a box the page's content is wrongly named after (`skip-nav`
+/// names the target of a skip link, the content itself).
+const PROMPT_WORDS: &[&str] = &[
+    "modal",
+    "popup",
+    "newsletter",
+    "subscribe",
+    "subscription",
+    "signup",
 ];
 
 /// Negative words that name a consent manager's box (cookie notices, GDPR bars): text about the
@@ -530,6 +550,17 @@ mod tests {
     /// plain search of every stem in list order finds.
     /// The words left out of the surroundings are negative words (or the landmark roles'
     /// mark): a word dropped from the negative lists leaves no stale exception behind.
+    /// A prompt's words are negative words, or a prompt could never be named by one.
+    #[test]
+    fn prompt_words_are_negative_words() {
+        for word in PROMPT_WORDS {
+            assert!(
+                NEGATIVE_STEMS.contains(word) || NEGATIVE_TOKENS.contains(word),
+                "{word} is no negative word"
+            );
+        }
+    }
+
     #[test]
     fn words_left_out_of_the_surroundings_are_negative_words() {
         for word in NOT_AROUND_WORDS {

@@ -3541,3 +3541,31 @@ fn the_fallback_keeps_furniture_prose_only_when_the_page_has_none_of_its_own() {
     let reason = reason_of(&page, &x, "since 1984").unwrap_or_default();
     assert!(reason.contains("furniture"), "{reason}");
 }
+
+/// A subscription prompt printed last on a shop's category page, named as one: the only prose
+/// there is, but its name weighs more against it than its paragraphs for it, so it is no article
+/// and the page's grid of products is kept.
+#[test]
+fn a_named_prompt_is_no_article_on_a_page_of_cards() {
+    let prompt = "<div class='tp-modal subscription-offer'><div class=tp-body>\
+        <div class=tp-title>Subscribe to keep reading</div><p>You have reached your limit of free \
+        articles this month. Subscribe today for unlimited access to our journalism, our daily \
+        newsletters and exclusive stories.</p><p>Already a subscriber? Log in to continue \
+        reading, or ask our customer service team, available every day from seven until \
+        nine.</p><p>Gift subscriptions, student rates and group plans are also on offer, and \
+        every plan can be paused or cancelled online at any time.</p><button>Subscribe now</button></div></div>";
+    let html = format!(
+        "<html><head><title>Automatic watches - Shop</title></head><body><nav>{NAV}</nav>\
+         <h1>Automatic watches</h1><div class=row>{}</div>{prompt}</body></html>",
+        watch_cards()
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(!has(&kept, "limit of free articles"), "{kept:#?}");
+    for n in 1..=12 {
+        assert!(
+            has(&kept, &format!("Automatic watch model {n}")),
+            "{kept:#?}"
+        );
+    }
+}
