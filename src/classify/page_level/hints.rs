@@ -173,6 +173,16 @@ const PROMPT_WORDS: &[&str] = &[
     "signup",
 ];
 
+/// Words that name an offer to subscribe or sign up (a newsletter's box, a paywall's prompt):
+/// such a box asks something of the reader and holds none of the page's prose.
+const OFFER_WORDS: &[&str] = &["newsletter", "subscribe", "subscription", "signup"];
+
+/// True when the element's `id` or `class` names an offer to subscribe or sign up (see
+/// [`OFFER_WORDS`], matched inside names, in any case).
+pub(super) fn names_an_offer(dom: &Dom, id: NodeId) -> bool {
+    names_any(dom, id, OFFER_WORDS)
+}
+
 /// Negative words that name a consent manager's box (cookie notices, GDPR bars): text about the
 /// site, never the page's. `cookie` is not one: it is also a recipe.
 const CONSENT_WORDS: &[&str] = &["consent", "onetrust", "gdpr"];

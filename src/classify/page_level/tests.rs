@@ -3569,3 +3569,35 @@ fn a_named_prompt_is_no_article_on_a_page_of_cards() {
         );
     }
 }
+
+/// A newsletter's sign-up after a shop's short introduction and its few cards holds three times
+/// the introduction's prose: counted as the page's, it starved the introduction, and widening
+/// kept the sign-up alone. It is no prose of the page, and the introduction stands.
+#[test]
+fn a_newsletter_sign_up_does_not_starve_the_page_beside_it() {
+    let cards: String = (1..=4)
+        .map(|n| {
+            format!(
+                "<div class=card><a href=/p/{n}>Desk accessory {n}</a><div>$ {n}9.00</div></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Standing desk accessories</title></head><body><nav>{NAV}</nav>\
+         <div class=intro><h1>Standing desk accessories</h1><p>Choose from hundreds of \
+         accessories designed to complement your workspace, from monitor arms and keyboard trays \
+         to cable management, lighting and anti-fatigue mats for every desk.</p></div>\
+         <div class=grid>{cards}</div><div class=newsletter-signup><p>Join our newsletter and get \
+         the latest news, new arrivals and exclusive offers delivered to your inbox every single \
+         week, with tips from our designers.</p><p>You can unsubscribe at any time, and we never \
+         share your email address with anyone, ever, for any reason, as our privacy policy \
+         explains in detail.</p><p>Members also hear first about our seasonal sales, our limited \
+         editions and the events we hold in our showrooms around the country each spring.</p>\
+         <form><input type=email><button>Sign up</button></form></div></body></html>"
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Choose from hundreds"), "{kept:#?}");
+    assert!(!has(&kept, "Join our newsletter"), "{kept:#?}");
+    assert!(!has(&kept, "Members also hear"), "{kept:#?}");
+}

@@ -134,6 +134,8 @@ fn prose_per_node(
                 2
             } else if names_the_page_footer(stats, facts, &footer_place, n) {
                 3
+            } else if is_an_offer_beside(dom, stats, &footer_place, n) {
+                2
             } else {
                 1
             }
@@ -224,6 +226,19 @@ fn names_the_page_footer(
         || place
             .last_prose
             .is_some_and(|last| stats.contains(node, last))
+}
+
+/// True when `node` is an offer to subscribe or sign up beside what the first extraction chose
+/// (see [`super::hints::names_an_offer`]): it holds none of the first extraction's boxes and does
+/// not wrap the page. A newsletter's pitch or a paywall's prompt printed on a page of short lines
+/// (a shop's grid, a listing's cards) would otherwise count as the page's prose, starve what was
+/// kept, and tip widening into a region that holds the prompt. A box so named around the first
+/// choice (an article a site wraps in `subscriber-content`) still counts.
+fn is_an_offer_beside(dom: &Dom, stats: &Stats, place: &FooterPlace<'_>, node: NodeId) -> bool {
+    dom.is_element(node)
+        && !super::select::wraps_the_page(stats, place.total_blocks, node)
+        && !place.containers.iter().any(|&c| stats.contains(node, c))
+        && super::hints::names_an_offer(dom, node)
 }
 
 /// Negative class words that mark a comment thread: the prose a news story's page holds beside
@@ -855,5 +870,35 @@ mod tests {
                 "{kept:#?}"
             );
         }
+    }
+    /// An offer to subscribe beside the box first chosen is no prose of the page; a box so named
+    /// around that box (a site wrapping its article in `subscriber-content`) or around the whole
+    /// page (a theme's name on `<body>`) is, and a box named otherwise is.
+    #[test]
+    fn an_offer_is_set_apart_only_beside_the_first_choice() {
+        let html = "<html><body class=newsletter-theme><div class=wrap>\
+            <div class=subscriber-content><div id=story><p>The council agreed the new ferry \
+            timetable last night after a long debate.</p></div></div>\
+            <div id=offer class=newsletter-signup><p>Join our newsletter for every story.</p></div>\
+            <div id=other class=related><p>Read more stories from the harbour today.</p></div>\
+            </div></body></html>";
+        let page = page_from_html(html, None);
+        let stats = Stats::compute(&page);
+        let dom = &page.dom;
+        let story = dom.element_with_id("story").expect("the story");
+        let containers = [story];
+        let place = FooterPlace::of(&page, &containers, true);
+        let offer = dom.element_with_id("offer").expect("the offer");
+        let other = dom.element_with_id("other").expect("the related box");
+        let around = dom.parent(story).expect("the subscriber box");
+        let body = dom.body().expect("the body");
+        assert!(is_an_offer_beside(dom, &stats, &place, offer));
+        assert!(!is_an_offer_beside(dom, &stats, &place, around));
+        assert!(!is_an_offer_beside(dom, &stats, &place, body));
+        assert!(!is_an_offer_beside(dom, &stats, &place, other));
+        // After a fallback, which chose no box, the page's wrappers still count.
+        let fell_back = FooterPlace::of(&page, &[], false);
+        assert!(is_an_offer_beside(dom, &stats, &fell_back, offer));
+        assert!(!is_an_offer_beside(dom, &stats, &fell_back, body));
     }
 }
