@@ -945,52 +945,67 @@ fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
 }
 
 /// Block-level fallback for pages where no container stands out: long, low-link text blocks and
-/// the headline. Prose in a consent manager's box is never kept: on a page whose text is its
-/// description, or a grid, such a notice is the only prose there is. Prose in the page's other
-/// furniture (its header, navigation, footer, a dialog) is kept only when no prose stands outside
-/// furniture, so that a page of scattered lines is never left blank.
+/// the headline. Prose in a consent manager's box is never kept: on a page of short lines (a
+/// product's parts, a shop's grid) such a notice is the only prose there is. Prose in the page's
+/// other furniture (its header, navigation, footer, a dialog, a subscription offer: see
+/// [`Standing::Furniture`]) is
+/// kept only when no prose of the page's own stands outside furniture, so that a page of
+/// scattered lines is never left blank.
 fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExtraction {
     let headline = headline(page, stats, facts, &[]);
+    let mut memo = vec![0u8; page.dom.len()];
     let standing: Vec<Option<Standing>> = page
         .blocks
         .iter()
-        .map(|block| stats::is_prose(block).then(|| Standing::of(&page.dom, block.node)))
+        .map(|block| {
+            stats::is_prose(block).then(|| Standing::of(page, stats, facts, &mut memo, block.node))
+        })
         .collect();
-    let page_prose = standing.contains(&Some(Standing::Page));
+    // The headline is kept whatever stands around it, and says nothing of the page's prose.
+    let page_prose = standing
+        .iter()
+        .enumerate()
+        .any(|(index, s)| *s == Some(Standing::Page) && Some(index) != headline);
     let labels = page
         .blocks
         .iter()
         .zip(&standing)
         .enumerate()
         .map(|(index, (block, standing))| {
-            let kept = match standing {
-                None | Some(Standing::Consent) => false,
-                Some(Standing::Furniture) => !page_prose,
-                Some(Standing::Page) => true,
-            };
             if Some(index) == headline {
-                page_label(Verdict::Content, HEADLINE.into())
-            } else if kept {
-                page_label(
-                    Verdict::Content,
-                    format!(
-                        "fallback: long low-link text ({} words, links {:.2})",
-                        block.words,
-                        block.link_density()
-                    )
-                    .into(),
-                )
-            } else if standing.is_some() {
-                page_label(
-                    Verdict::Boilerplate,
-                    "fallback: long text in the page's furniture or a consent notice".into(),
-                )
-            } else {
-                page_label(
-                    Verdict::Boilerplate,
-                    "fallback: short or link text, no main container".into(),
-                )
+                return page_label(Verdict::Content, HEADLINE.into());
             }
+            match standing {
+                Some(Standing::Page) => {}
+                Some(Standing::Furniture) if !page_prose => {}
+                Some(Standing::Furniture) => {
+                    return page_label(
+                        Verdict::Boilerplate,
+                        "fallback: long text in the page's furniture, beside its own".into(),
+                    );
+                }
+                Some(Standing::Consent) => {
+                    return page_label(
+                        Verdict::Boilerplate,
+                        "fallback: long text in a consent notice".into(),
+                    );
+                }
+                None => {
+                    return page_label(
+                        Verdict::Boilerplate,
+                        "fallback: short or link text, no main container".into(),
+                    );
+                }
+            }
+            page_label(
+                Verdict::Content,
+                format!(
+                    "fallback: long low-link text ({} words, links {:.2})",
+                    block.words,
+                    block.link_density()
+                )
+                .into(),
+            )
         })
         .collect();
     ArticleExtraction {
@@ -999,13 +1014,15 @@ fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExt
     }
 }
 
-/// Where a fallback's block of prose stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where a fallback's block of prose stands. The order is what a box around another decides:
+/// a consent notice inside a footer is a consent notice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Standing {
     /// Outside the page's furniture.
     Page,
     /// In its header, navigation, footer, a dialog or another furniture box (see
-    /// [`widen::is_furniture_element`]), but in no consent notice.
+    /// [`widen::is_furniture_element`]), or in a box named as a prompt (see
+    /// [`hints::Hint::names_a_prompt`]), but in no consent notice.
     Furniture,
     /// In a consent manager's box (see [`hints::names_consent`]).
     Consent,
@@ -1013,18 +1030,65 @@ enum Standing {
 
 impl Standing {
     /// Where the block held by `node` stands: in a consent notice when any box around it is
-    /// one, else in furniture when any is furniture.
-    fn of(dom: &Dom, node: NodeId) -> Standing {
-        let mut standing = Standing::Page;
-        for n in std::iter::successors(Some(node), |&n| dom.parent(n)) {
-            if hints::names_consent(dom, n) {
-                return Standing::Consent;
+    /// one, else in furniture when any is furniture. The page's wrappers (`<body>` and any box
+    /// holding nine tenths of its blocks) say nothing of one part of it (a `<body
+    /// class="cookie-consent-accepted">`), and are not asked. `memo` holds one entry per node
+    /// (0 unknown, else the standing's rank plus one), so that a page's blocks ask each box once.
+    fn of(
+        page: &Page,
+        stats: &Stats,
+        facts: &mut NodeFacts<'_>,
+        memo: &mut [u8],
+        node: NodeId,
+    ) -> Standing {
+        let dom = &page.dom;
+        let total_blocks = page.blocks.len() as u32;
+        let mut path = Vec::new();
+        let mut inherited = Standing::Page;
+        let mut at = Some(node);
+        while let Some(n) = at {
+            match memo.get(n as usize) {
+                Some(0) => {}
+                Some(&known) => {
+                    inherited = Standing::from_rank(known - 1);
+                    break;
+                }
+                None => break,
             }
-            if widen::is_furniture_element(dom, n) {
-                standing = Standing::Furniture;
+            if select::wraps_the_page(stats, total_blocks, n) {
+                break;
             }
+            path.push(n);
+            at = dom.parent(n);
         }
-        standing
+        for &n in path.iter().rev() {
+            let own = if !widen::is_furniture_element(dom, n) {
+                // A prompt's box (a subscription offer, a newsletter's sign-up) is as much the
+                // page's furniture as its footer: beside the page's own lines it is no text of
+                // the page, and when it was chosen, its name made the page fall back.
+                if dom.is_element(n) && facts.hint(n).names_a_prompt() {
+                    Standing::Furniture
+                } else {
+                    Standing::Page
+                }
+            } else if hints::names_consent(dom, n) {
+                Standing::Consent
+            } else {
+                Standing::Furniture
+            };
+            inherited = inherited.max(own);
+            memo[n as usize] = inherited as u8 + 1;
+        }
+        inherited
+    }
+
+    /// The standing of rank `rank` (its place in the enum's order).
+    fn from_rank(rank: u8) -> Standing {
+        match rank {
+            0 => Standing::Page,
+            1 => Standing::Furniture,
+            _ => Standing::Consent,
+        }
     }
 }
 

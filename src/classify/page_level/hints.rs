@@ -173,14 +173,20 @@ const PROMPT_WORDS: &[&str] = &[
     "signup",
 ];
 
-/// Words that name an offer to subscribe or sign up (a newsletter's box, a paywall's prompt):
-/// such a box asks something of the reader and holds none of the page's prose.
+/// Negative words that name an offer to subscribe or sign up (a newsletter's box, a paywall's
+/// prompt): such a box asks something of the reader and holds none of the page's prose. Prompt
+/// words all (see [`PROMPT_WORDS`]); `modal` and `popup` are not among them, as a page builder's
+/// popups may hold the page's own details.
 const OFFER_WORDS: &[&str] = &["newsletter", "subscribe", "subscription", "signup"];
 
-/// True when the element's `id` or `class` names an offer to subscribe or sign up (see
-/// [`OFFER_WORDS`], matched inside names, in any case).
-pub(super) fn names_an_offer(dom: &Dom, id: NodeId) -> bool {
-    names_any(dom, id, OFFER_WORDS)
+/// True when the element is named as an offer to subscribe or sign up: its `id` or `class` holds
+/// one of [`OFFER_WORDS`] (any of its names: a paywall's prompt is often named `modal` first and
+/// `subscription-offer` after), its names say it is not the article (`hint`, so that a section's
+/// id made from its heading, `<section id=newsletter>` headed "Newsletter", is a subject), and no
+/// positive word names it too: `subscriber-content` and a newsletter's `newsletter-body` are the
+/// text a reader subscribed to.
+pub(super) fn names_an_offer(dom: &Dom, id: NodeId, hint: &Hint) -> bool {
+    hint.negative.is_some() && !hint.positive && names_any(dom, id, OFFER_WORDS)
 }
 
 /// Negative words that name a consent manager's box (cookie notices, GDPR bars): text about the
@@ -556,21 +562,24 @@ pub(super) fn tag_weight(dom: &Dom, id: NodeId) -> f32 {
 mod tests {
     use super::*;
 
-    /// The letter masks only skip searches that could not succeed: the stem found is the one a
-    /// plain search of every stem in list order finds.
-    /// The words left out of the surroundings are negative words (or the landmark roles'
-    /// mark): a word dropped from the negative lists leaves no stale exception behind.
-    /// A prompt's words are negative words, or a prompt could never be named by one.
+    /// A prompt's words are negative words, or a prompt could never be named by one; an offer's
+    /// are prompt words, so that a box the scores let fall back for its name is an offer's or a
+    /// modal's alike.
     #[test]
-    fn prompt_words_are_negative_words() {
+    fn prompt_and_offer_words_are_negative_words() {
         for word in PROMPT_WORDS {
             assert!(
                 NEGATIVE_STEMS.contains(word) || NEGATIVE_TOKENS.contains(word),
                 "{word} is no negative word"
             );
         }
+        for word in OFFER_WORDS {
+            assert!(PROMPT_WORDS.contains(word), "{word} is no prompt word");
+        }
     }
 
+    /// The words left out of the surroundings are negative words (or the landmark roles'
+    /// mark): a word dropped from the negative lists leaves no stale exception behind.
     #[test]
     fn words_left_out_of_the_surroundings_are_negative_words() {
         for word in NOT_AROUND_WORDS {
@@ -581,6 +590,8 @@ mod tests {
         }
     }
 
+    /// The letter masks only skip searches that could not succeed: the stem found is the one a
+    /// plain search of every stem in list order finds.
     #[test]
     fn masks_find_what_a_plain_search_finds() {
         let plain =

@@ -475,8 +475,9 @@ fn watch_cards() -> String {
         .collect()
 }
 
-/// A shop's category whose only long lines are its guarantees, in modal dialogs: nothing on it
-/// stands out, so the extraction falls back to those lines. `head` goes into `<head>`; the intro
+/// A shop's category whose only long lines are its guarantees, in boxes named as promotions:
+/// nothing on it stands out, so the extraction falls back to those lines. (Named as modals, they
+/// would be the fallback's furniture, kept only on a page of no prose of its own.) `head` goes into `<head>`; the intro
 /// and the grid of twelve cards sit between `open` and `close`.
 fn shop_category_with_guarantees(head: &str, open: &str, close: &str) -> String {
     let cards = watch_cards();
@@ -489,9 +490,9 @@ fn shop_category_with_guarantees(head: &str, open: &str, close: &str) -> String 
     };
     format!(
         "<html><head><title>Automatic watches - Shop</title>{head}</head><body>\
-         <div class=\"modal fade\" id=returns><div class=modal-body>{}</div></div>\
-         <div class=\"modal fade\" id=warranty><div class=modal-body>{}</div></div>\
-         <div class=\"modal fade\" id=shipping><div class=modal-body>{}</div></div>\
+         <div class=\"promo fade\" id=returns><div class=promo-body>{}</div></div>\
+         <div class=\"promo fade\" id=warranty><div class=promo-body>{}</div></div>\
+         <div class=\"promo fade\" id=shipping><div class=promo-body>{}</div></div>\
          <nav>{NAV}</nav>{open}<div class=intro><h1>Automatic watches</h1>\
          <p>Want the power to control time? Ours run on your movement alone, with no \
          battery.</p></div><div class=row>{cards}</div>{close}</body></html>",
@@ -3529,6 +3530,19 @@ fn the_fallback_keeps_furniture_prose_only_when_the_page_has_none_of_its_own() {
     );
     let reason = reason_of(&page, &x, "since 1984").unwrap_or_default();
     assert!(reason.contains("fallback"), "{reason}");
+    // A headline long enough to read as prose is kept wherever it stands, and is not the page's
+    // own prose beside the footer's (both short, so that nothing stands out).
+    let long = "Trail shoe for muddy mountain runs and wet autumn weekends";
+    let html = page_with("")
+        .replace("Trail shoe<", &format!("{long}<"))
+        .replace(
+            "from a small store on the harbour to runners everywhere.",
+            "to everyone.",
+        );
+    let (page, x) = run(&html);
+    let kept_long = kept(&page, &x);
+    assert!(has(&kept_long, long), "{kept_long:#?}");
+    assert!(has(&kept_long, "since 1984"), "{kept_long:#?}");
     // Two lines of its own, each too short to make its box stand out.
     let own = "<div class=a><div><p>Wash the shoe by hand in cold water and let it dry away \
                from the heater.</p></div></div><div class=b><div><p>Brush the sole clean after \
@@ -3600,4 +3614,79 @@ fn a_newsletter_sign_up_does_not_starve_the_page_beside_it() {
     assert!(has(&kept, "Choose from hundreds"), "{kept:#?}");
     assert!(!has(&kept, "Join our newsletter"), "{kept:#?}");
     assert!(!has(&kept, "Members also hear"), "{kept:#?}");
+}
+
+/// A name on the page's wrappers says nothing of one part of it: a `<body>` or a wrapper named
+/// for an accepted consent leaves the page's own lines its text.
+#[test]
+fn a_consent_name_on_the_pages_wrapper_does_not_blank_it() {
+    let own = "<div class=a><div><p>Wash the shoe by hand in cold water and let it dry away \
+               from the heater.</p></div></div><div class=b><div><p>Brush the sole clean after \
+               every muddy trail run, and store it dry.</p></div></div>";
+    let plain = page_of_short_lines("", own);
+    for html in [
+        plain.replace("<body>", "<body class='cookie-consent-accepted'>"),
+        plain
+            .replace("<body>", "<body><div id=gdpr-root>")
+            .replace("</body>", "</div></body>"),
+    ] {
+        let (page, x) = run(&html);
+        let kept = kept(&page, &x);
+        assert!(has(&kept, "Wash the shoe"), "{kept:#?}");
+        assert!(has(&kept, "Brush the sole"), "{kept:#?}");
+    }
+}
+
+/// A newsletter's sign-up beside the page's own lines is its furniture to the fallback: it asks
+/// something of the reader and says nothing of the page.
+#[test]
+fn the_fallback_leaves_a_sign_up_beside_the_pages_own_lines() {
+    let own = "<div class=a><div><p>Wash the shoe by hand in cold water and let it dry away \
+               from the heater.</p></div></div><div class=b><div><p>Brush the sole clean after \
+               every muddy trail run, and store it dry.</p></div></div>";
+    let sign_up = "<div class=newsletter-signup><p>Join our newsletter for the latest news, new \
+                   arrivals and offers in your inbox every single week.</p><form><input \
+                   type=email><button>Sign up</button></form></div>";
+    let (page, x) = run(&page_of_short_lines("", &format!("{own}{sign_up}")));
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Wash the shoe"), "{kept:#?}");
+    assert!(!has(&kept, "Join our newsletter"), "{kept:#?}");
+    let reason = reason_of(&page, &x, "Join our newsletter").unwrap_or_default();
+    assert!(reason.contains("fallback"), "{reason}");
+}
+
+/// Only a prompt's box that scores below nothing gives way: a newsletter's own issue, whose
+/// paragraphs outweigh its name, is the page's article; a box scoring below nothing that names
+/// no prompt still stands out (a skip link's target named `skip-nav` is the page's content).
+#[test]
+fn a_prompt_gives_way_only_when_it_scores_below_nothing() {
+    let issue = format!(
+        "<html><head><title>This week</title></head><body><nav>{NAV}</nav>\
+         <div class=newsletter-issue>{}</div></body></html>",
+        paragraphs(1..9)
+    );
+    let (page, x) = run(&issue);
+    let reason = reason_of(&page, &x, "Paragraph 3").unwrap_or_default();
+    assert!(reason.contains("in main container"), "{reason}");
+    let html = format!(
+        "<html><body><div id=offer class=newsletter-signup>{}</div>\
+         <div id=target class=skip-nav-target>{}</div></body></html>",
+        paragraphs(1..4),
+        paragraphs(4..7)
+    );
+    let page = page_at(&html);
+    let stats = Stats::compute(&page);
+    let mut facts = NodeFacts::new(&page.dom);
+    let choice = |id: &str, score: f32| {
+        let main = page.dom.element_with_id(id).expect("the page has it");
+        Choice {
+            main,
+            score,
+            siblings: Vec::new(),
+            core: main,
+        }
+    };
+    assert!(!stands_out(&stats, &mut facts, &choice("offer", -3.0)));
+    assert!(stands_out(&stats, &mut facts, &choice("offer", 3.0)));
+    assert!(stands_out(&stats, &mut facts, &choice("target", -3.0)));
 }

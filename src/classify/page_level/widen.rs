@@ -35,7 +35,8 @@ pub(super) struct Widening {
     pub region: NodeId,
     /// Prose words the first extraction kept.
     pub kept: u32,
-    /// Prose words of the page outside navigation and furniture.
+    /// Prose words of the page outside navigation, furniture, its footer and the offers beside
+    /// the first choice (see [`prose_per_node`]).
     pub page: u32,
     /// Prose words inside the region.
     pub inside: u32,
@@ -95,9 +96,10 @@ struct PageProse {
     kept_in_footer: u32,
 }
 
-/// The prose words below each node that are not inside furniture or the page's footer as its
-/// name places it ([`names_the_page_footer`]; nor, when `strict`, in a comment, a sidebar or one
-/// of many alike items with bylines), and the page's total of them. `first` and `containers` are
+/// The prose words below each node that are not inside furniture, the page's footer as its
+/// name places it ([`names_the_page_footer`]) or an offer to subscribe beside the first choice
+/// ([`is_an_offer_beside`]; nor, when `strict`, in a comment, a sidebar or one of many alike
+/// items with bylines), and the page's total of them. `first` and `containers` are
 /// the first extraction's.
 fn prose_per_node(
     page: &Page,
@@ -109,8 +111,8 @@ fn prose_per_node(
 ) -> PageProse {
     let dom = &page.dom;
     let mut per_node = vec![0u32; dom.len()];
-    // 0 = unknown, 1 = clear, 2 = inside furniture, 3 = inside the page's footer as its name
-    // places it; filled on the way up, once per node.
+    // 0 = unknown, 1 = clear, 2 = inside furniture or an offer beside the first choice, 3 =
+    // inside the page's footer as its name places it; filled on the way up, once per node.
     let mut marks = vec![0u8; dom.len()];
     let footer_place = FooterPlace::of(page, containers, strict);
     let mut kept_in_footer = 0;
@@ -134,7 +136,7 @@ fn prose_per_node(
                 2
             } else if names_the_page_footer(stats, facts, &footer_place, n) {
                 3
-            } else if is_an_offer_beside(dom, stats, &footer_place, n) {
+            } else if is_an_offer_beside(dom, stats, facts, &footer_place, n) {
                 2
             } else {
                 1
@@ -165,8 +167,9 @@ fn prose_per_node(
     }
 }
 
-/// Where a page's footer stands, for [`names_the_page_footer`]: after the article the first
-/// extraction chose, or around the page's last prose.
+/// Where the first extraction's choice stands, which places the page's footer (see
+/// [`names_the_page_footer`]: after the article the first extraction chose, or around the page's
+/// last prose) and the offers beside that choice (see [`is_an_offer_beside`]).
 struct FooterPlace<'a> {
     /// The first extraction's containers (the chosen one first).
     containers: &'a [NodeId],
@@ -234,11 +237,17 @@ fn names_the_page_footer(
 /// (a shop's grid, a listing's cards) would otherwise count as the page's prose, starve what was
 /// kept, and tip widening into a region that holds the prompt. A box so named around the first
 /// choice (an article a site wraps in `subscriber-content`) still counts.
-fn is_an_offer_beside(dom: &Dom, stats: &Stats, place: &FooterPlace<'_>, node: NodeId) -> bool {
+fn is_an_offer_beside(
+    dom: &Dom,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    place: &FooterPlace<'_>,
+    node: NodeId,
+) -> bool {
     dom.is_element(node)
+        && super::hints::names_an_offer(dom, node, &facts.hint(node))
         && !super::select::wraps_the_page(stats, place.total_blocks, node)
         && !place.containers.iter().any(|&c| stats.contains(node, c))
-        && super::hints::names_an_offer(dom, node)
 }
 
 /// Negative class words that mark a comment thread: the prose a news story's page holds beside
@@ -872,33 +881,49 @@ mod tests {
         }
     }
     /// An offer to subscribe beside the box first chosen is no prose of the page; a box so named
-    /// around that box (a site wrapping its article in `subscriber-content`) or around the whole
-    /// page (a theme's name on `<body>`) is, and a box named otherwise is.
+    /// around that box (a site wrapping its article in `subscriber-only`) or around the whole
+    /// page (a theme's name on `<body>`) is, and so are a box named otherwise, one that a
+    /// positive word names too (a newsletter's `newsletter-body`) and a section whose id is its
+    /// heading's words.
     #[test]
     fn an_offer_is_set_apart_only_beside_the_first_choice() {
         let html = "<html><body class=newsletter-theme><div class=wrap>\
-            <div class=subscriber-content><div id=story><p>The council agreed the new ferry \
+            <div class=subscriber-only><div id=story><p>The council agreed the new ferry \
             timetable last night after a long debate.</p></div></div>\
             <div id=offer class=newsletter-signup><p>Join our newsletter for every story.</p></div>\
+            <div id=issue class=newsletter-body><p>This week's issue: the ferry, the harbour.</p></div>\
             <div id=other class=related><p>Read more stories from the harbour today.</p></div>\
+            <section id=newsletter><h3>Newsletter<a class=headerlink href=#newsletter>\u{b6}</a>\
+            </h3><p>How the council's newsletter reached every household.</p></section>\
             </div></body></html>";
         let page = page_from_html(html, None);
         let stats = Stats::compute(&page);
+        let mut facts = NodeFacts::new(&page.dom);
         let dom = &page.dom;
-        let story = dom.element_with_id("story").expect("the story");
+        let by_id = |id: &str| dom.element_with_id(id).expect("the page has it");
+        let (story, offer, issue, other) = (
+            by_id("story"),
+            by_id("offer"),
+            by_id("issue"),
+            by_id("other"),
+        );
+        let around = dom.parent(story).expect("the subscribers' box");
+        let body = dom.body().expect("the body");
         let containers = [story];
         let place = FooterPlace::of(&page, &containers, true);
-        let offer = dom.element_with_id("offer").expect("the offer");
-        let other = dom.element_with_id("other").expect("the related box");
-        let around = dom.parent(story).expect("the subscriber box");
-        let body = dom.body().expect("the body");
-        assert!(is_an_offer_beside(dom, &stats, &place, offer));
-        assert!(!is_an_offer_beside(dom, &stats, &place, around));
-        assert!(!is_an_offer_beside(dom, &stats, &place, body));
-        assert!(!is_an_offer_beside(dom, &stats, &place, other));
+        let mut beside =
+            |place: &FooterPlace<'_>, n| is_an_offer_beside(dom, &stats, &mut facts, place, n);
+        assert!(beside(&place, offer));
+        assert!(!beside(&place, around));
+        assert!(!beside(&place, body));
+        assert!(!beside(&place, issue));
+        assert!(!beside(&place, other));
+        // A section's id made from its heading names its subject, not an offer.
+        assert!(!beside(&place, by_id("newsletter")));
         // After a fallback, which chose no box, the page's wrappers still count.
         let fell_back = FooterPlace::of(&page, &[], false);
-        assert!(is_an_offer_beside(dom, &stats, &fell_back, offer));
-        assert!(!is_an_offer_beside(dom, &stats, &fell_back, body));
+        assert!(beside(&fell_back, offer));
+        assert!(beside(&fell_back, around));
+        assert!(!beside(&fell_back, body));
     }
 }
