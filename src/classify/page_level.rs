@@ -281,6 +281,13 @@ fn grid_if_no_article(
     // guarantees, its newsletter's pitch), they are no article, and a grid holding as many
     // words is the page's content.
     let fell_back = first.containers.is_empty();
+    // A fallback that kept the page's furniture, for want of prose of its own (a subscription
+    // offer on a shop's grid), kept no article: it says nothing against the grid, however long.
+    let kept_prose = if fell_back {
+        own_prose_kept(page, stats, facts, &first.labels)
+    } else {
+        kept_prose
+    };
     let article_worth = kept_prose >= widen::ARTICLE_WORDS && !one_card;
     let has_article = article_worth && !fell_back;
     // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
@@ -472,6 +479,21 @@ fn kept_words(page: &Page, labels: &[Label]) -> KeptWords {
         }
     }
     kept
+}
+
+/// Words of the prose blocks a fallback's `labels` keep that stand outside the page's furniture
+/// (see [`Standing`]): what it kept of the page's own text.
+fn own_prose_kept(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>, labels: &[Label]) -> u32 {
+    let mut memo = vec![0u8; page.dom.len()];
+    page.blocks
+        .iter()
+        .zip(labels)
+        .filter(|(block, label)| label.is_content() && block.is_prose())
+        .filter(|(block, _)| {
+            Standing::of(page, stats, facts, &mut memo, block.node) == Standing::Page
+        })
+        .map(|(block, _)| block.words)
+        .sum()
 }
 
 /// Words of the blocks `labels` keep as content that are not menus: lines of text (a link
