@@ -482,9 +482,10 @@ fn kept_words(page: &Page, labels: &[Label]) -> KeptWords {
 }
 
 /// Words of the prose blocks a fallback's `labels` keep that stand outside the page's furniture
-/// (see [`Standing`]): what it kept of the page's own text.
+/// (see [`Standing`]): what it kept of the page's own text. The fallback worked the standings
+/// out already, but only a page that fell back asks again, and its labels say what was kept.
 fn own_prose_kept(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>, labels: &[Label]) -> u32 {
-    let mut memo = vec![0u8; page.dom.len()];
+    let mut memo = vec![None; page.dom.len()];
     page.blocks
         .iter()
         .zip(labels)
@@ -970,12 +971,11 @@ fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
 /// the headline. Prose in a consent manager's box is never kept: on a page of short lines (a
 /// product's parts, a shop's grid) such a notice is the only prose there is. Prose in the page's
 /// other furniture (its header, navigation, footer, a dialog, a subscription offer: see
-/// [`Standing::Furniture`]) is
-/// kept only when no prose of the page's own stands outside furniture, so that a page of
-/// scattered lines is never left blank.
+/// [`Standing::Furniture`]) is kept only when no prose of the page's own stands outside
+/// furniture, so that a page of scattered lines is never left blank.
 fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExtraction {
     let headline = headline(page, stats, facts, &[]);
-    let mut memo = vec![0u8; page.dom.len()];
+    let mut memo = vec![None; page.dom.len()];
     let standing: Vec<Option<Standing>> = page
         .blocks
         .iter()
@@ -1054,13 +1054,13 @@ impl Standing {
     /// Where the block held by `node` stands: in a consent notice when any box around it is
     /// one, else in furniture when any is furniture. The page's wrappers (`<body>` and any box
     /// holding nine tenths of its blocks) say nothing of one part of it (a `<body
-    /// class="cookie-consent-accepted">`), and are not asked. `memo` holds one entry per node
-    /// (0 unknown, else the standing's rank plus one), so that a page's blocks ask each box once.
+    /// class="cookie-consent-accepted">`), and are not asked. `memo` holds one entry per node,
+    /// once known, so that a page's blocks ask each box once.
     fn of(
         page: &Page,
         stats: &Stats,
         facts: &mut NodeFacts<'_>,
-        memo: &mut [u8],
+        memo: &mut [Option<Standing>],
         node: NodeId,
     ) -> Standing {
         let dom = &page.dom;
@@ -1070,9 +1070,9 @@ impl Standing {
         let mut at = Some(node);
         while let Some(n) = at {
             match memo.get(n as usize) {
-                Some(0) => {}
-                Some(&known) => {
-                    inherited = Standing::from_rank(known - 1);
+                Some(None) => {}
+                Some(&Some(known)) => {
+                    inherited = known;
                     break;
                 }
                 None => break,
@@ -1088,7 +1088,7 @@ impl Standing {
                 // A prompt's box (a subscription offer, a newsletter's sign-up) is as much the
                 // page's furniture as its footer: beside the page's own lines it is no text of
                 // the page, and when it was chosen, its name made the page fall back.
-                if dom.is_element(n) && facts.hint(n).names_a_prompt() {
+                if facts.hint(n).names_a_prompt() {
                     Standing::Furniture
                 } else {
                     Standing::Page
@@ -1099,18 +1099,9 @@ impl Standing {
                 Standing::Furniture
             };
             inherited = inherited.max(own);
-            memo[n as usize] = inherited as u8 + 1;
+            memo[n as usize] = Some(inherited);
         }
         inherited
-    }
-
-    /// The standing of rank `rank` (its place in the enum's order).
-    fn from_rank(rank: u8) -> Standing {
-        match rank {
-            0 => Standing::Page,
-            1 => Standing::Furniture,
-            _ => Standing::Consent,
-        }
     }
 }
 

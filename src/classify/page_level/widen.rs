@@ -244,8 +244,7 @@ fn is_an_offer_beside(
     place: &FooterPlace<'_>,
     node: NodeId,
 ) -> bool {
-    dom.is_element(node)
-        && super::hints::names_an_offer(dom, node, &facts.hint(node))
+    super::hints::names_an_offer(dom, node, &facts.hint(node))
         && !super::select::wraps_the_page(stats, place.total_blocks, node)
         && !place.containers.iter().any(|&c| stats.contains(node, c))
 }
