@@ -16,8 +16,8 @@ use crate::dom::{Dom, NodeId};
 use builder::BlockBuilder;
 pub use builder::count_words;
 pub(crate) use builder::{fold_whitespace, for_each_token, is_cjk, is_unspaced};
-pub(crate) use elements::is_hidden_element;
 pub use elements::{BLOCK_LEVEL_ELEMENTS, is_inline_element, is_skipped_element};
+pub(crate) use elements::{is_hidden_element, style_fixes};
 pub(crate) use images::declares_size_at_most;
 
 /// The identity of a block for repeat counting: MD5 of the block's letters only (Unicode-aware),

@@ -1088,7 +1088,8 @@ impl Standing {
                 // A prompt's box (a subscription offer, a newsletter's sign-up) is as much the
                 // page's furniture as its footer: beside the page's own lines it is no text of
                 // the page, and when it was chosen, its name made the page fall back.
-                if facts.hint(n).names_a_prompt() {
+                if facts.hint(n).names_a_prompt() || widen::is_overlay(dom, stats, total_blocks, n)
+                {
                     Standing::Furniture
                 } else {
                     Standing::Page

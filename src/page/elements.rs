@@ -245,12 +245,27 @@ pub(super) fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
 
 /// True when an inline `style` hides its element (`display:none`, `visibility:hidden`).
 fn style_hides(style: &str) -> bool {
-    let compact: String = style
+    let compact = compact_style(style);
+    compact.contains("display:none") || compact.contains("visibility:hidden")
+}
+
+/// An inline `style` without white space, lower-cased, so that `Position: Fixed` and
+/// `position:fixed` read alike.
+fn compact_style(style: &str) -> String {
+    style
         .chars()
         .filter(|c| !c.is_ascii_whitespace())
         .map(|c| c.to_ascii_lowercase())
-        .collect();
-    compact.contains("display:none") || compact.contains("visibility:hidden")
+        .collect()
+}
+
+/// True when an inline `style` fixes its element to the viewport (`position: fixed`): a bar or
+/// a box laid over the page (a consent notice, a chat, an offer), which stays where it is while
+/// the page scrolls under it. Consent plugins and component libraries print such boxes with
+/// their position inline and their classes generated, so that no name tells what they are.
+pub(crate) fn style_fixes(style: &str) -> bool {
+    // Cheap first: most styles say nothing of a position.
+    style.to_ascii_lowercase().contains("fixed") && compact_style(style).contains("position:fixed")
 }
 
 /// True when `id`'s inline style hides it.

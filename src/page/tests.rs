@@ -970,3 +970,26 @@ fn words_are_counted_as_the_block_builder_counts_them() {
         assert_eq!(count_words(text), page.blocks[0].words, "{text}");
     }
 }
+
+/// An inline style fixes its element to the viewport when it says `position: fixed`, in any case
+/// and spacing; `sticky`, `absolute` and a background fixed in place are no overlay.
+#[test]
+fn an_inline_style_fixes_an_element_by_its_position_alone() {
+    for fixed in [
+        "position:fixed",
+        "position: fixed; bottom: 0; z-index: 9999",
+        "Z-INDEX:10;POSITION : FIXED",
+        "align-items: baseline; background: rgb(53, 53, 53); position: fixed; width: 100%",
+    ] {
+        assert!(style_fixes(fixed), "{fixed}");
+    }
+    for not_fixed in [
+        "",
+        "position: sticky; top: 0",
+        "position:absolute",
+        "background-attachment: fixed",
+        "table-layout: fixed; position: relative",
+    ] {
+        assert!(!style_fixes(not_fixed), "{not_fixed}");
+    }
+}

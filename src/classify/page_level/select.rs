@@ -28,6 +28,9 @@ const KNOWN: u8 = 1;
 const NEGATIVE: u8 = 2;
 /// Context bit: the node or an ancestor is a consent manager's box.
 const CONSENT: u8 = 4;
+/// Context bit: the node or an ancestor is a box laid over the page (see
+/// [`super::widen::is_overlay`]).
+const OVERLAY: u8 = 8;
 
 /// Cached per-node facts that are costly enough to compute only for the nodes asked about.
 pub(super) struct NodeFacts<'a> {
@@ -174,8 +177,15 @@ impl<'a> NodeFacts<'a> {
         self.context(stats, total_blocks, id) & CONSENT != 0
     }
 
-    /// The context bits of `id` ([`NEGATIVE`], [`CONSENT`]), from its own hint and its
-    /// ancestors'.
+    /// True when `id` sits in a box laid over the page by its inline style (see
+    /// [`super::widen::is_overlay`]): a notice or an offer fixed to the viewport, whatever its
+    /// generated name; the article flows under it.
+    pub fn in_overlay(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
+        self.context(stats, total_blocks, id) & OVERLAY != 0
+    }
+
+    /// The context bits of `id` ([`NEGATIVE`], [`CONSENT`], [`OVERLAY`]), from its own hint,
+    /// its style and its ancestors'.
     fn context(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> u8 {
         // Walk up to the first node already known, then fill the path downwards: every node is
         // computed once per page.
@@ -194,6 +204,9 @@ impl<'a> NodeFacts<'a> {
             node = self.dom.parent(n);
         }
         for &n in path.iter().rev() {
+            if super::widen::is_overlay(self.dom, stats, total_blocks, n) {
+                bits |= OVERLAY;
+            }
             if self.dom.is_element(n)
                 && self.hint(n).is_negative()
                 && !wraps_the_page(stats, total_blocks, n)
@@ -482,7 +495,10 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
     let total_blocks = page.blocks.len() as u32;
     for block in &page.blocks {
         let s = paragraph_score(block);
-        if s <= 0.0 || facts.in_consent_box(stats, total_blocks, block.node) {
+        if s <= 0.0
+            || facts.in_consent_box(stats, total_blocks, block.node)
+            || facts.in_overlay(stats, total_blocks, block.node)
+        {
             continue;
         }
         let mut damp = 1.0;

@@ -3724,3 +3724,105 @@ fn an_offer_kept_for_want_of_prose_does_not_stand_against_the_grid() {
         "{kept:#?}"
     );
 }
+
+/// Three paragraphs of a consent notice, as a plugin prints them under generated classes.
+fn unnamed_notice(style: &str) -> String {
+    format!(
+        "<div class=q7x style='{style}'><div class=q7y>{CONSENT_PROSE}{CONSENT_PROSE}\
+         {CONSENT_PROSE}<button>Accept all</button><button>Settings</button></div></div>"
+    )
+}
+
+/// A shop's list of shoes, `notice` printed first in `<body>` and `wrap` around the rest.
+fn shoe_list(notice: &str, body_style: &str, wrap: &str) -> String {
+    let cards: String = (1..=8)
+        .map(|n| {
+            format!(
+                "<li class=card><a href=/shoe/{n}>Trail runner model {n}</a>\
+                 <span>$ 8{n}.00</span><span>Grippy on wet rock</span></li>"
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><title>Trail shoes</title></head><body style='{body_style}'>{notice}\
+         <div class=w1 style='{wrap}'><h1>Trail shoes</h1><ul class=cards>{cards}</ul></div>\
+         </body></html>"
+    )
+}
+
+/// A box its inline style fixes to the viewport is laid over the page (a consent plugin's notice
+/// under generated classes): its paragraphs make no article, and the page's own list is kept.
+/// Fixed wrappers are the page itself: a `<body>` fixed while a dialog locks the scrolling, an
+/// app's root fixed around the whole page.
+#[test]
+fn a_box_fixed_over_the_page_is_no_article_whatever_its_name() {
+    let fixed = "position: fixed; bottom: 0; z-index: 9999";
+    let (page, x) = run(&shoe_list(&unnamed_notice(fixed), "", ""));
+    let list = kept(&page, &x);
+    assert!(has(&list, "Trail runner model 3"), "{list:#?}");
+    assert!(has(&list, "Trail runner model 8"), "{list:#?}");
+    assert!(!has(&list, "our partners"), "{list:#?}");
+    // Printed in the flow, the same notice is the page's only prose and wins: the position
+    // alone tells the two apart.
+    let (page, x) = run(&shoe_list(&unnamed_notice("margin: 0"), "", ""));
+    assert!(has(&kept(&page, &x), "our partners"));
+    // A fixed `<body>` or a fixed wrapper around the page is no overlay.
+    for (body, wrap) in [(fixed, ""), ("", fixed)] {
+        let (page, x) = run(&shoe_list("", body, wrap));
+        let list = kept(&page, &x);
+        assert!(
+            has(&list, "Trail runner model 3"),
+            "{body} {wrap}: {list:#?}"
+        );
+    }
+}
+
+/// Prose fixed over the page beside the page's own lines is furniture to the fallback.
+#[test]
+fn the_fallback_leaves_a_box_fixed_over_the_page_beside_its_own_lines() {
+    let own = "<div class=a><div><p>Wash the shoe by hand in cold water and let it dry away \
+               from the heater.</p></div></div>";
+    let notice = format!("<div class=q7x style='position:fixed;top:0'>{CONSENT_PROSE}</div>");
+    let (page, x) = run(&page_of_short_lines(&notice, own));
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Wash the shoe"), "{kept:#?}");
+    assert!(!has(&kept, "our partners"), "{kept:#?}");
+    let reason = reason_of(&page, &x, "our partners").unwrap_or_default();
+    assert!(reason.contains("furniture"), "{reason}");
+}
+
+/// Prose fixed over the page is no prose of the page to widening either: beside a product's
+/// short description, a notice three times as long does not make the description look starved
+/// and the whole page its region.
+#[test]
+fn a_box_fixed_over_the_page_does_not_starve_a_short_description() {
+    let intro = "<div class=intro><p>This trail shoe grips wet rock and loose gravel alike, \
+                 drains fast after a river crossing, and weighs less than a pair of road \
+                 shoes, so it carries you through a whole day in the hills.</p></div>";
+    let notice = unnamed_notice("position:fixed;bottom:0");
+    let (page, x) = run(&page_of_short_lines(&notice, intro));
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "This trail shoe grips"), "{kept:#?}");
+    assert!(!has(&kept, "our partners"), "{kept:#?}");
+}
+
+/// A list inside a box fixed over the page (a consent notice's partners) is no prose of the
+/// page's, though it holds more words than the page's own cards: widening does not take it for
+/// the page's region, and the cards are the page's text.
+#[test]
+fn a_list_fixed_over_the_page_is_not_its_prose_region() {
+    let partners: String = (1..=6)
+        .map(|n| {
+            format!(
+                "<li class=v9q>Partner number {n} stores and reads cookies on your device for \
+                 measurement, audience research and personalised advertising</li>"
+            )
+        })
+        .collect();
+    let notice = format!("<div class=q7x style='position:fixed;inset:0'><ul>{partners}</ul></div>");
+    let (page, x) = run(&shoe_list(&notice, "", ""));
+    let kept = kept(&page, &x);
+    let why = reason_of(&page, &x, "Partner number 3");
+    assert!(has(&kept, "Trail runner model 3"), "{kept:#?} {why:?}");
+    assert!(!has(&kept, "Partner number"), "{kept:#?}");
+}
