@@ -16,8 +16,8 @@ use crate::dom::{Dom, NodeId};
 use builder::BlockBuilder;
 pub use builder::count_words;
 pub(crate) use builder::{fold_whitespace, for_each_token, is_cjk, is_unspaced};
+pub(crate) use elements::is_hidden_element;
 pub use elements::{BLOCK_LEVEL_ELEMENTS, is_inline_element, is_skipped_element};
-pub(crate) use elements::{is_hidden_element, style_fixes};
 pub(crate) use images::declares_size_at_most;
 
 /// The identity of a block for repeat counting: MD5 of the block's letters only (Unicode-aware),
@@ -124,6 +124,14 @@ pub struct Declarations {
     /// its text for a browser without them (see [`page_from_html`]). One inside a hidden box
     /// would show nothing without scripts either.
     pub noscripts: Vec<NodeId>,
+    /// The shown elements the page lays over itself, sorted: fixed to the viewport by their
+    /// inline style (`position: fixed`), by a class its `<style>` sheets fix, or by a CSS
+    /// framework's utility class that means it (Bootstrap's `fixed-bottom`). A consent
+    /// notice, a chat or an offer stays in place while the page scrolls under it; no name is
+    /// needed, as plugins and component libraries print them under generated classes. `<html>`,
+    /// `<head>` and `<body>` are never noted (a script locking the page's scrolling fixes
+    /// `<body>`), and neither is an element inside one already noted.
+    pub overlays: Vec<NodeId>,
 }
 
 impl BlockHash {

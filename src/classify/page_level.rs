@@ -649,7 +649,7 @@ fn with_scores(
         };
     }
     let stats = Stats::compute(page);
-    let mut facts = NodeFacts::new(&page.dom);
+    let mut facts = NodeFacts::of_page(page);
     let mut scores = select::score(page, &stats, &mut facts);
     if let Some(headline) = titled_heading(page, &mut facts) {
         select::damp_outside_the_article(page, &stats, &mut scores, headline);
@@ -1088,7 +1088,8 @@ impl Standing {
                 // A prompt's box (a subscription offer, a newsletter's sign-up) is as much the
                 // page's furniture as its footer: beside the page's own lines it is no text of
                 // the page, and when it was chosen, its name made the page fall back.
-                if facts.hint(n).names_a_prompt() || widen::is_overlay(dom, stats, total_blocks, n)
+                if facts.hint(n).names_a_prompt()
+                    || widen::is_overlay(dom, &page.declared.overlays, stats, total_blocks, n)
                 {
                     Standing::Furniture
                 } else {

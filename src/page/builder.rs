@@ -7,7 +7,7 @@ use url::Url;
 
 use super::elements::*;
 use super::images::*;
-use super::styles::HiddenClasses;
+use super::styles::SheetClasses;
 use super::{Block, BlockKind, Declarations, ImageInfo, hash_image, hash_text};
 use crate::dom::{Dom, Edge, NodeId};
 use crate::limits::{MAX_BLOCK_CHARS, MAX_BLOCKS, MAX_TAG_PATH_ELEMENTS};
@@ -62,7 +62,7 @@ pub(super) struct BlockBuilder<'a> {
     /// `<noscript>` contents are page text (the DOM was parsed without scripting).
     noscript_visible: bool,
     /// The classes the page's style sheets hide at a reader's width.
-    hidden_classes: HiddenClasses,
+    sheet_classes: SheetClasses,
     /// The declarations met.
     declared: Declarations,
     // The block being gathered.
@@ -101,7 +101,7 @@ impl<'a> BlockBuilder<'a> {
             pre: 0,
             suppress: 0,
             noscript_visible: false,
-            hidden_classes: HiddenClasses::of(dom),
+            sheet_classes: SheetClasses::of(dom),
             declared: Declarations::default(),
             text: String::new(),
             chars: 0,
@@ -142,7 +142,38 @@ impl<'a> BlockBuilder<'a> {
         }
         self.flush();
         self.blocks.truncate(MAX_BLOCKS);
+        // Node ids follow the parser's creation order, which a misnested page may set apart
+        // from document order.
+        self.declared.overlays.sort_unstable();
+
         (self.title, self.blocks, self.declared)
+    }
+
+    /// Notes a shown element the page lays over itself (see [`Declarations::overlays`]),
+    /// unless it is one of the page's wrappers or stands inside an overlay already noted (the
+    /// elements are met in document order, so an overlay holding it is the last one noted).
+    fn note_overlay(&mut self, id: NodeId, name: &LocalName) {
+        if matches!(
+            *name,
+            local_name!("html") | local_name!("head") | local_name!("body")
+        ) {
+            return;
+        }
+        let dom = self.dom;
+        let fixed = dom.attrs(id).iter().any(|(attr, value)| match *attr {
+            local_name!("style") => style_fixes(value),
+            local_name!("class") => names_fixed_utility(value),
+            _ => false,
+        }) || self.sheet_classes.fix(dom, id);
+        if fixed
+            && !self
+                .declared
+                .overlays
+                .last()
+                .is_some_and(|&last| dom.ancestors(id).any(|a| a == last))
+        {
+            self.declared.overlays.push(id);
+        }
     }
 
     /// Notes an element in which the page declares what it is (read before any skipping, so
@@ -227,11 +258,12 @@ impl<'a> BlockBuilder<'a> {
             || (!matches!(
                 *name,
                 local_name!("html") | local_name!("head") | local_name!("body")
-            ) && self.hidden_classes.hide(dom, id))
+            ) && self.sheet_classes.hide(dom, id))
         {
             self.frames.push(skip);
             return false;
         }
+        self.note_overlay(id, name);
         self.push_path_segment(id, name);
         if *name == local_name!("head") {
             self.frames.push(Frame {

@@ -10,6 +10,11 @@
 //! fetched), and only rules this plain: any other at-rule, selector or media condition (range
 //! syntax, `orientation`, a unitless width, an upper-case `@MEDIA`), and a `display: none` outside
 //! a media query (which a script may toggle), are left to the page's other evidence.
+//!
+//! The same rules say which classes fix their elements to the viewport (`position: fixed`, at
+//! the top level or in a matching media query): a consent notice, a chat or an offer laid over
+//! the page, whatever the generated name that CSS-in-JS gives its class (see
+//! [`super::Declarations::overlays`]).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -28,20 +33,24 @@ const EM_PX: f32 = 16.0;
 /// the rules read have one class as their selector, so specificity ties).
 type Precedence = (bool, usize);
 
-/// The classes a page's `<style>` sheets hide at [`READER_WIDTH`] through a media query, and
-/// those they set to show, each with the precedence of its strongest rule.
+/// What a page's `<style>` sheets say of its classes: those they hide at [`READER_WIDTH`]
+/// through a media query, and
+/// those they set to show, each with the precedence of its strongest rule; and the classes whose
+/// strongest rule sets a `position` (at the top level or in a matching media query), whether it
+/// is `fixed`.
 #[derive(Debug, Default)]
-pub(super) struct HiddenClasses {
+pub(super) struct SheetClasses {
     hidden: HashMap<String, Precedence>,
     shown: HashMap<String, Precedence>,
+    positions: HashMap<String, (bool, Precedence)>,
 }
 
-impl HiddenClasses {
+impl SheetClasses {
     /// Reads the `<style>` elements of `dom` that apply to a screen (a `media` attribute, when
     /// present, must match [`READER_WIDTH`]), up to [`MAX_STYLE_BYTES`] of them in all: a sheet
     /// that would pass the bound is not read, and the smaller ones after it still are.
-    pub fn of(dom: &Dom) -> HiddenClasses {
-        let mut classes = HiddenClasses::default();
+    pub fn of(dom: &Dom) -> SheetClasses {
+        let mut classes = SheetClasses::default();
         let mut read = 0;
         let mut sheets = Vec::new();
         for id in dom.elements_by_name("style") {
@@ -58,8 +67,12 @@ impl HiddenClasses {
             read += sheet.len();
             sheets.push(sheet);
         }
-        // Without a media query nothing is hidden, and what the rules show does not matter.
-        if !sheets.iter().any(|sheet| sheet.contains("@media")) {
+        // Without a media query nothing is hidden, and what the rules show does not matter;
+        // without the word, nothing is fixed.
+        if !sheets
+            .iter()
+            .any(|sheet| sheet.contains("@media") || sheet.contains("fixed"))
+        {
             return classes;
         }
         let mut order = 0;
@@ -84,6 +97,23 @@ impl HiddenClasses {
                     .any(|d| self.shown.get(d).is_some_and(|&showing| showing > hiding))
             })
         })
+    }
+
+    /// True when element `id` carries a class the sheets fix to the viewport (`position:
+    /// fixed`): of its classes that set a position, the one with the strongest rule does (a
+    /// modal's `position-relative` utility after its `fixed` one keeps it in the flow).
+    pub fn fix(&self, dom: &Dom, id: NodeId) -> bool {
+        if self.positions.is_empty() {
+            return false;
+        }
+        let Some(class) = dom.attr(id, "class") else {
+            return false;
+        };
+        class
+            .split_ascii_whitespace()
+            .filter_map(|c| self.positions.get(c))
+            .max_by_key(|(_, precedence)| *precedence)
+            .is_some_and(|(fixed, _)| *fixed)
     }
 
     /// Reads one sheet's top-level rules and media blocks; `order` counts the rules read so far,
@@ -133,7 +163,8 @@ impl HiddenClasses {
     }
 
     /// Reads one rule: its lone class selectors are hidden (inside a matching media block only)
-    /// or shown, by the `display` its declarations end on.
+    /// or shown, by the `display` its declarations end on, and fixed or not by the `position`
+    /// they end on.
     fn read_rule(
         &mut self,
         selectors: &str,
@@ -142,22 +173,39 @@ impl HiddenClasses {
         order: &mut usize,
     ) {
         *order += 1;
-        // Most rules say nothing of `display`: a plain search spares their parse.
-        if !declarations.contains("isplay") && !declarations.contains("ISPLAY") {
+        // Most rules say nothing of `display` or `position`: a plain search spares their parse.
+        let display = (declarations.contains("isplay") || declarations.contains("ISPLAY"))
+            .then(|| display_of(declarations))
+            .flatten();
+        let position = (declarations.contains("osition") || declarations.contains("OSITION"))
+            .then(|| position_of(declarations))
+            .flatten();
+        if display.is_none() && position.is_none() {
             return;
         }
-        let Some((none, important)) = display_of(declarations) else {
-            return;
-        };
-        let precedence = (important, *order);
-        let table = match (none, in_media) {
-            (true, true) => &mut self.hidden,
-            (true, false) => return,
-            (false, _) => &mut self.shown,
-        };
         for class in selectors.split(',').filter_map(|s| lone_class(s.trim())) {
-            let entry = table.entry(class.to_owned()).or_insert(precedence);
-            *entry = (*entry).max(precedence);
+            if let Some((none, important)) = display {
+                let precedence = (important, *order);
+                let table = match (none, in_media) {
+                    (true, true) => Some(&mut self.hidden),
+                    (true, false) => None,
+                    (false, _) => Some(&mut self.shown),
+                };
+                if let Some(table) = table {
+                    let entry = table.entry(class.to_owned()).or_insert(precedence);
+                    *entry = (*entry).max(precedence);
+                }
+            }
+            if let Some((fixed, important)) = position {
+                let precedence = (important, *order);
+                let entry = self
+                    .positions
+                    .entry(class.to_owned())
+                    .or_insert((fixed, precedence));
+                if precedence >= entry.1 {
+                    *entry = (fixed, precedence);
+                }
+            }
         }
     }
 }
@@ -165,12 +213,27 @@ impl HiddenClasses {
 /// The `display` a rule's declarations end on, as (is it `none`, is it `!important`): an
 /// important declaration wins over one that is not, and of two alike the later.
 fn display_of(declarations: &str) -> Option<(bool, bool)> {
-    let mut best: Option<(bool, bool)> = None;
+    value_of(declarations, "display")
+        .map(|(value, important)| (value.eq_ignore_ascii_case("none"), important))
+}
+
+/// The `position` a rule's declarations end on, as (is it `fixed`, is it `!important`), as
+/// [`display_of`] decides between them.
+fn position_of(declarations: &str) -> Option<(bool, bool)> {
+    value_of(declarations, "position")
+        .map(|(value, important)| (value.eq_ignore_ascii_case("fixed"), important))
+}
+
+/// The value a rule's declarations end on for `property`, without its `!important`, and whether
+/// it was important: an important declaration wins over one that is not, and of two alike the
+/// later.
+fn value_of<'d>(declarations: &'d str, property: &str) -> Option<(&'d str, bool)> {
+    let mut best: Option<(&str, bool)> = None;
     for declaration in declarations.split(';') {
-        let Some((property, value)) = declaration.split_once(':') else {
+        let Some((name, value)) = declaration.split_once(':') else {
             continue;
         };
-        if !property.trim().eq_ignore_ascii_case("display") {
+        if !name.trim().eq_ignore_ascii_case(property) {
             continue;
         }
         let value = value.trim();
@@ -181,7 +244,7 @@ fn display_of(declarations: &str) -> Option<(bool, bool)> {
             _ => (value, false),
         };
         if best.is_none_or(|(_, was_important)| important || !was_important) {
-            best = Some((value.eq_ignore_ascii_case("none"), important));
+            best = Some((value, important));
         }
     }
     best
@@ -318,7 +381,7 @@ mod tests {
     use super::*;
 
     fn hidden(sheet: &str) -> Vec<String> {
-        let mut classes = HiddenClasses::default();
+        let mut classes = SheetClasses::default();
         classes.read_sheet(sheet, &mut 0);
         let mut v: Vec<String> = classes.hidden.into_keys().collect();
         v.sort();
@@ -340,6 +403,39 @@ mod tests {
         // A name starting with a digit is no class selector (a browser drops its rule).
         let sheet = "@media (min-width: 1px) { .1col { display: none } .col1 { display: none } }";
         assert_eq!(hidden(sheet), ["col1"]);
+    }
+
+    /// The classes `sheet` fixes, sorted.
+    fn fixed(sheet: &str) -> Vec<String> {
+        let mut classes = SheetClasses::default();
+        classes.read_sheet(sheet, &mut 0);
+        let mut v: Vec<String> = classes
+            .positions
+            .into_iter()
+            .filter(|(_, (fixed, _))| *fixed)
+            .map(|(class, _)| class)
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_class_is_fixed_by_the_strongest_position_it_is_given() {
+        // At the top level, in a matching media query, in a list of selectors, in any case.
+        let sheet = ".sc-a1b2{position:fixed;bottom:0} .b, .c { POSITION: Fixed } \
+                     @media (min-width: 1000px) { .d { position: fixed } } \
+                     @media (max-width: 600px) { .e { position: fixed } }";
+        assert_eq!(fixed(sheet), ["b", "c", "d", "sc-a1b2"]);
+        // A later rule, or an important one, decides; other properties and selectors do not.
+        let sheet = ".a { position: fixed } .a { position: relative } \
+                     .b { position: fixed !important } .b { position: static } \
+                     .c { background-position: fixed; top: 0 } .d > .e { position: fixed } \
+                     .f { position: sticky }";
+        assert_eq!(fixed(sheet), ["b"]);
+        assert_eq!(
+            position_of("position: fixed; position: absolute"),
+            Some((false, false))
+        );
     }
 
     #[test]

@@ -35,6 +35,8 @@ const OVERLAY: u8 = 8;
 /// Cached per-node facts that are costly enough to compute only for the nodes asked about.
 pub(super) struct NodeFacts<'a> {
     dom: &'a Dom,
+    /// The boxes the page lays over itself, sorted (see [`NodeFacts::of_page`]).
+    overlays: &'a [NodeId],
     hints: Vec<Option<Hint>>,
     attr_words: hints::AttrWords<'a>,
     /// 0 = not computed, 1 = not a repeated item, 2 = a repeated item.
@@ -69,6 +71,7 @@ impl<'a> NodeFacts<'a> {
     pub fn new(dom: &'a Dom) -> NodeFacts<'a> {
         NodeFacts {
             dom,
+            overlays: &[],
             hints: vec![None; dom.len()],
             attr_words: hints::AttrWords::new(dom),
             repeated: vec![0; dom.len()],
@@ -78,6 +81,15 @@ impl<'a> NodeFacts<'a> {
             json_ld: None,
             declared: [None; 3],
             elsewhere: Default::default(),
+        }
+    }
+
+    /// The facts of `page`'s DOM, with what the page declares of its layout (the boxes it lays
+    /// over itself: see [`Page`]'s `declared.overlays`); [`NodeFacts::new`] knows the DOM alone.
+    pub fn of_page(page: &'a Page) -> NodeFacts<'a> {
+        NodeFacts {
+            overlays: &page.declared.overlays,
+            ..NodeFacts::new(&page.dom)
         }
     }
 
@@ -204,7 +216,7 @@ impl<'a> NodeFacts<'a> {
             node = self.dom.parent(n);
         }
         for &n in path.iter().rev() {
-            if super::widen::is_overlay(self.dom, stats, total_blocks, n) {
+            if super::widen::is_overlay(self.dom, self.overlays, stats, total_blocks, n) {
                 bits |= OVERLAY;
             }
             if self.dom.is_element(n)
