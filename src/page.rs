@@ -125,8 +125,9 @@ pub struct Declarations {
     /// would show nothing without scripts either.
     pub noscripts: Vec<NodeId>,
     /// The shown elements the page lays over itself, sorted: fixed to the viewport by their
-    /// inline style (`position: fixed`), by a class its `<style>` sheets fix, or by a CSS
-    /// framework's utility class that means it (Bootstrap's `fixed-bottom`). A consent
+    /// inline style (`position: fixed`) or by a class its `<style>` sheets fix. (A framework's
+    /// class alone is not read: Tailwind's `fixed` is also what older sites call a fixed-width
+    /// layout, the article inside it.) A consent
     /// notice, a chat or an offer stays in place while the page scrolls under it; no name is
     /// needed, as plugins and component libraries print them under generated classes. `<html>`,
     /// `<head>` and `<body>` are never noted (a script locking the page's scrolling fixes

@@ -160,11 +160,8 @@ impl<'a> BlockBuilder<'a> {
             return;
         }
         let dom = self.dom;
-        let fixed = dom.attrs(id).iter().any(|(attr, value)| match *attr {
-            local_name!("style") => style_fixes(value),
-            local_name!("class") => names_fixed_utility(value),
-            _ => false,
-        }) || self.sheet_classes.fix(dom, id);
+        let fixed =
+            dom.attr(id, "style").is_some_and(style_fixes) || self.sheet_classes.fix(dom, id);
         if fixed
             && !self
                 .declared

@@ -259,27 +259,17 @@ fn compact_style(style: &str) -> String {
         .collect()
 }
 
-/// Class names that a CSS framework defines as `position: fixed` (Bootstrap's `fixed-top`,
-/// `fixed-bottom` and `position-fixed`): the class says the element is laid over the page as
-/// plainly as an inline style does, and the framework's sheet is seldom printed in the page.
-/// Tailwind's bare `fixed` is not one: older sites name their fixed-width layout so, the
-/// article inside it (a 2008 newspaper's `div.fixed`).
-const FIXED_UTILITY_CLASSES: &[&str] = &["fixed-top", "fixed-bottom", "position-fixed"];
-
-/// True when an element's `class` holds one of [`FIXED_UTILITY_CLASSES`] as a whole name.
-pub(super) fn names_fixed_utility(class: &str) -> bool {
-    class
-        .split_ascii_whitespace()
-        .any(|c| FIXED_UTILITY_CLASSES.contains(&c))
-}
-
 /// True when an inline `style` fixes its element to the viewport (`position: fixed`): a bar or
 /// a box laid over the page (a consent notice, a chat, an offer), which stays where it is while
 /// the page scrolls under it. Consent plugins and component libraries print such boxes with
 /// their position inline and their classes generated, so that no name tells what they are.
 pub(super) fn style_fixes(style: &str) -> bool {
-    // Cheap first: most styles say nothing of a position.
-    style.to_ascii_lowercase().contains("fixed") && compact_style(style).contains("position:fixed")
+    // Cheap first, without a copy: most styles say nothing of a position.
+    style
+        .as_bytes()
+        .windows(5)
+        .any(|w| w.eq_ignore_ascii_case(b"fixed"))
+        && compact_style(style).contains("position:fixed")
 }
 
 /// True when `id`'s inline style hides it.

@@ -43,6 +43,8 @@ pub(super) struct SheetClasses {
     hidden: HashMap<String, Precedence>,
     shown: HashMap<String, Precedence>,
     positions: HashMap<String, (bool, Precedence)>,
+    /// The classes whose strongest rule fixes them, for a quick first look (a page fixes a few).
+    fixed: Vec<String>,
 }
 
 impl SheetClasses {
@@ -79,6 +81,17 @@ impl SheetClasses {
         for sheet in &sheets {
             classes.read_sheet(sheet, &mut order);
         }
+        // The positions matter only to tell a fixed class: with none, no element needs looking
+        // up (the builder asks of every element with a class).
+        classes.fixed = classes
+            .positions
+            .iter()
+            .filter(|(_, (fixed, _))| *fixed)
+            .map(|(class, _)| class.clone())
+            .collect();
+        if classes.fixed.is_empty() {
+            classes.positions.clear();
+        }
         classes
     }
 
@@ -103,12 +116,19 @@ impl SheetClasses {
     /// fixed`): of its classes that set a position, the one with the strongest rule does (a
     /// modal's `position-relative` utility after its `fixed` one keeps it in the flow).
     pub fn fix(&self, dom: &Dom, id: NodeId) -> bool {
-        if self.positions.is_empty() {
+        if self.fixed.is_empty() {
             return false;
         }
         let Some(class) = dom.attr(id, "class") else {
             return false;
         };
+        // Most elements carry none of the few fixed classes: a scan of them spares the hashing.
+        if !class
+            .split_ascii_whitespace()
+            .any(|c| self.fixed.iter().any(|f| f == c))
+        {
+            return false;
+        }
         class
             .split_ascii_whitespace()
             .filter_map(|c| self.positions.get(c))
@@ -177,9 +197,14 @@ impl SheetClasses {
         let display = (declarations.contains("isplay") || declarations.contains("ISPLAY"))
             .then(|| display_of(declarations))
             .flatten();
-        let position = (declarations.contains("osition") || declarations.contains("OSITION"))
-            .then(|| position_of(declarations))
-            .flatten();
+        // A rule that puts a class back in the flow matters only once a class was fixed: until
+        // then, only the rules that may fix one are parsed.
+        // (`Fixed` too; an all-capitals `FIXED` is not looked for.)
+        let may_fix = declarations.contains("ixed");
+        let position = (may_fix || !self.positions.is_empty())
+            .then(|| declarations.contains("osition") || declarations.contains("OSITION"))
+            .filter(|&named| named)
+            .and_then(|_| position_of(declarations));
         if display.is_none() && position.is_none() {
             return;
         }

@@ -995,17 +995,17 @@ fn an_inline_style_fixes_an_element_by_its_position_alone() {
     }
 }
 
-/// The page notes the boxes it lays over itself: fixed by an inline style, by a class its sheet
-/// fixes (a generated one), or by a framework's utility class; not its wrappers, not a box
-/// inside one already noted, not a hidden box, and not a class another rule of the sheet puts
-/// back in the flow.
+/// The page notes the boxes it lays over itself: fixed by an inline style or by a class its
+/// sheet fixes (a generated one); not its wrappers, not a box inside one already noted, not a
+/// hidden box, not a class another rule of the sheet puts back in the flow, and not a class
+/// named `fixed` that no sheet of the page fixes (an old layout's fixed width).
 #[test]
 fn the_boxes_a_page_lays_over_itself_are_noted() {
     let p = page(
         "<html><head><style>.sc-x1{position:fixed;bottom:0} .sc-y2{position:fixed} \
          .sc-y2{position:relative}</style></head><body style='position:fixed'>\
          <div id=a style='position: fixed'><div id=inner style='position:fixed'>x</div></div>\
-         <div id=b class='sc-x1'>Cookies</div><div id=c class='fixed-bottom bar'>Chat</div>\
+         <div id=b class='sc-x1'>Cookies</div><div id=c class='bar sc-x1'>Chat</div>\
          <div id=d class=sc-y2>In the flow</div><div id=e class=fixed>A fixed-width layout</div>\
          <div id=f style='display:none'><div style='position:fixed'>hidden</div></div>\
          <p>Text</p></body></html>",
