@@ -101,7 +101,8 @@ pub struct Page {
     pub base: Option<Url>,
 }
 
-/// The elements in which a page declares what it is, in document order.
+/// The elements in which a page declares what it is, in document order (but for the overlays,
+/// sorted by id), and how it lays itself out.
 #[derive(Debug, Clone, Default)]
 pub struct Declarations {
     /// JSON-LD scripts (`<script type="application/ld+json">`).
@@ -124,14 +125,16 @@ pub struct Declarations {
     /// its text for a browser without them (see [`page_from_html`]). One inside a hidden box
     /// would show nothing without scripts either.
     pub noscripts: Vec<NodeId>,
-    /// The shown elements the page lays over itself, sorted: fixed to the viewport by their
-    /// inline style (`position: fixed`) or by a class its `<style>` sheets fix. (A framework's
-    /// class alone is not read: Tailwind's `fixed` is also what older sites call a fixed-width
-    /// layout, the article inside it.) A consent
-    /// notice, a chat or an offer stays in place while the page scrolls under it; no name is
-    /// needed, as plugins and component libraries print them under generated classes. `<html>`,
-    /// `<head>` and `<body>` are never noted (a script locking the page's scrolling fixes
-    /// `<body>`), and neither is an element inside one already noted.
+    /// The shown elements the page lays over itself, sorted by id (the one list here not in
+    /// document order): fixed to the viewport by their inline style (`position: fixed`) or by
+    /// the strongest rule of its `<style>` sheets among their classes; the inline style wins
+    /// unless only the rule is `!important`. (A framework's class alone is not read: Tailwind's
+    /// `fixed` is also what older sites call a fixed-width layout, the article inside it.) A
+    /// consent notice, a chat or an offer stays in place while the page scrolls under it; no
+    /// name is needed, as plugins and component libraries print them under generated classes.
+    /// `<html>`, `<head>` and `<body>` are never noted (a script locking the page's scrolling
+    /// fixes `<body>`), nor is a box holding the page's `<h1>`, its `<main>` or an `<article>`
+    /// (an app's root fixed to scroll inside itself); a fixed box inside another is noted too.
     pub overlays: Vec<NodeId>,
 }
 

@@ -7,7 +7,7 @@ use url::Url;
 
 use super::elements::*;
 use super::images::*;
-use super::styles::SheetClasses;
+use super::styles::{SheetClasses, inline_position};
 use super::{Block, BlockKind, Declarations, ImageInfo, hash_image, hash_text};
 use crate::dom::{Dom, Edge, NodeId};
 use crate::limits::{MAX_BLOCK_CHARS, MAX_BLOCKS, MAX_TAG_PATH_ELEMENTS};
@@ -61,10 +61,13 @@ pub(super) struct BlockBuilder<'a> {
     suppress: u32,
     /// `<noscript>` contents are page text (the DOM was parsed without scripting).
     noscript_visible: bool,
-    /// The classes the page's style sheets hide at a reader's width.
+    /// What the page's style sheets say of its classes: which they hide at a reader's width,
+    /// which they fix to the viewport.
     sheet_classes: SheetClasses,
     /// The declarations met.
     declared: Declarations,
+    /// The shown `<h1>`, `<main>` and `<article>` elements: what an overlay may not hold.
+    title_boxes: Vec<NodeId>,
     // The block being gathered.
     text: String,
     chars: usize,
@@ -103,6 +106,7 @@ impl<'a> BlockBuilder<'a> {
             noscript_visible: false,
             sheet_classes: SheetClasses::of(dom),
             declared: Declarations::default(),
+            title_boxes: Vec::new(),
             text: String::new(),
             chars: 0,
             pending_space: false,
@@ -144,33 +148,59 @@ impl<'a> BlockBuilder<'a> {
         self.blocks.truncate(MAX_BLOCKS);
         // Node ids follow the parser's creation order, which a misnested page may set apart
         // from document order.
+        self.drop_overlays_holding_the_page();
         self.declared.overlays.sort_unstable();
 
         (self.title, self.blocks, self.declared)
     }
 
-    /// Notes a shown element the page lays over itself (see [`Declarations::overlays`]),
-    /// unless it is one of the page's wrappers or stands inside an overlay already noted (the
-    /// elements are met in document order, so an overlay holding it is the last one noted).
+    /// Notes a shown element the page lays over itself (see [`Declarations::overlays`]): its
+    /// inline style fixes it, or the strongest sheet rule among its classes does. The inline
+    /// style wins over a sheet's rule, unless only the rule is `!important`. Every such element
+    /// is noted, one inside another too: an outer one may prove to be the page itself.
     fn note_overlay(&mut self, id: NodeId, name: &LocalName) {
-        if matches!(
-            *name,
-            local_name!("html") | local_name!("head") | local_name!("body")
-        ) {
+        match *name {
+            local_name!("html") | local_name!("head") | local_name!("body") => return,
+            // What holds the page's title or marks its content is no overlay (see `run`).
+            local_name!("h1") | local_name!("main") | local_name!("article") => {
+                self.title_boxes.push(id);
+            }
+            _ => {}
+        }
+        let dom = self.dom;
+        let inline = dom.attr(id, "style").and_then(inline_position);
+        let sheet = self.sheet_classes.position(dom, id);
+        let fixed = match (inline, sheet) {
+            (Some((_, false)), Some((fixed, true))) | (None, Some((fixed, _))) => fixed,
+            (Some((fixed, _)), _) => fixed,
+            (None, None) => false,
+        };
+        if fixed {
+            self.declared.overlays.push(id);
+        }
+    }
+
+    /// Leaves out of the overlays noted those that hold the page's `<h1>`, its `<main>` or an
+    /// `<article>`: an app's root or an article's pane fixed so that it scrolls inside itself is
+    /// the page, not laid over it. Each such box marks its ancestors once.
+    fn drop_overlays_holding_the_page(&mut self) {
+        if self.declared.overlays.is_empty() || self.title_boxes.is_empty() {
             return;
         }
         let dom = self.dom;
-        let fixed =
-            dom.attr(id, "style").is_some_and(style_fixes) || self.sheet_classes.fix(dom, id);
-        if fixed
-            && !self
-                .declared
-                .overlays
-                .last()
-                .is_some_and(|&last| dom.ancestors(id).any(|a| a == last))
-        {
-            self.declared.overlays.push(id);
+        let mut holds = vec![false; dom.len()];
+        for &b in &self.title_boxes {
+            for n in std::iter::once(b).chain(dom.ancestors(b)) {
+                match holds.get_mut(n as usize) {
+                    Some(seen) if !*seen => *seen = true,
+                    // Marked from another box already, and its ancestors with it.
+                    _ => break,
+                }
+            }
         }
+        self.declared
+            .overlays
+            .retain(|&o| !holds.get(o as usize).copied().unwrap_or(false));
     }
 
     /// Notes an element in which the page declares what it is (read before any skipping, so

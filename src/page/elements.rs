@@ -245,31 +245,12 @@ pub(super) fn is_hidden(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
 
 /// True when an inline `style` hides its element (`display:none`, `visibility:hidden`).
 fn style_hides(style: &str) -> bool {
-    let compact = compact_style(style);
-    compact.contains("display:none") || compact.contains("visibility:hidden")
-}
-
-/// An inline `style` without white space, lower-cased, so that `Position: Fixed` and
-/// `position:fixed` read alike.
-fn compact_style(style: &str) -> String {
-    style
+    let compact: String = style
         .chars()
         .filter(|c| !c.is_ascii_whitespace())
         .map(|c| c.to_ascii_lowercase())
-        .collect()
-}
-
-/// True when an inline `style` fixes its element to the viewport (`position: fixed`): a bar or
-/// a box laid over the page (a consent notice, a chat, an offer), which stays where it is while
-/// the page scrolls under it. Consent plugins and component libraries print such boxes with
-/// their position inline and their classes generated, so that no name tells what they are.
-pub(super) fn style_fixes(style: &str) -> bool {
-    // Cheap first, without a copy: most styles say nothing of a position.
-    style
-        .as_bytes()
-        .windows(5)
-        .any(|w| w.eq_ignore_ascii_case(b"fixed"))
-        && compact_style(style).contains("position:fixed")
+        .collect();
+    compact.contains("display:none") || compact.contains("visibility:hidden")
 }
 
 /// True when `id`'s inline style hides it.

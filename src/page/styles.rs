@@ -22,6 +22,10 @@ use std::collections::HashMap;
 use crate::dom::{Dom, NodeId};
 use crate::limits::MAX_STYLE_BYTES;
 
+/// Fixed classes up to which [`SheetClasses::position`] scans the list of them before hashing
+/// an element's class names.
+const QUICK_FIXED: usize = 16;
+
 /// The width, in CSS pixels, at which the page is read: a desktop browser's window beside a
 /// list of articles, as pith's own window is.
 const READER_WIDTH: f32 = 1280.0;
@@ -29,15 +33,14 @@ const READER_WIDTH: f32 = 1280.0;
 /// Pixels in an `em` or `rem` of a media query (the browser's default font size).
 const EM_PX: f32 = 16.0;
 
-/// How strongly a rule sets a class's `display`: `!important` first, then the later rule (all
-/// the rules read have one class as their selector, so specificity ties).
+/// How strongly a rule sets a class's `display` or `position`: `!important` first, then the
+/// later rule (all the rules read have one class as their selector, so specificity ties).
 type Precedence = (bool, usize);
 
 /// What a page's `<style>` sheets say of its classes: those they hide at [`READER_WIDTH`]
-/// through a media query, and
-/// those they set to show, each with the precedence of its strongest rule; and the classes whose
-/// strongest rule sets a `position` (at the top level or in a matching media query), whether it
-/// is `fixed`.
+/// through a media query, and those they set to show, each with the precedence of its strongest
+/// rule; and, on a page where some class is fixed, the position each class's strongest rule read
+/// gives it (the rules that can matter: see [`SheetClasses::read_rule`]), whether `fixed`.
 #[derive(Debug, Default)]
 pub(super) struct SheetClasses {
     hidden: HashMap<String, Precedence>,
@@ -73,7 +76,7 @@ impl SheetClasses {
         // without the word, nothing is fixed.
         if !sheets
             .iter()
-            .any(|sheet| sheet.contains("@media") || sheet.contains("fixed"))
+            .any(|sheet| sheet.contains("@media") || mentions_fixed(sheet))
         {
             return classes;
         }
@@ -112,28 +115,30 @@ impl SheetClasses {
         })
     }
 
-    /// True when element `id` carries a class the sheets fix to the viewport (`position:
-    /// fixed`): of its classes that set a position, the one with the strongest rule does (a
-    /// modal's `position-relative` utility after its `fixed` one keeps it in the flow).
-    pub fn fix(&self, dom: &Dom, id: NodeId) -> bool {
+    /// The position the sheets give element `id` through its classes, when one of them is fixed
+    /// (see [`position_of`]): of its classes that set a position, the one with the strongest
+    /// rule decides (a later `position: relative` for another class of it keeps it in the
+    /// flow). `None` when no class of it is fixed by any rule.
+    pub fn position(&self, dom: &Dom, id: NodeId) -> Option<(bool, bool)> {
         if self.fixed.is_empty() {
-            return false;
+            return None;
         }
-        let Some(class) = dom.attr(id, "class") else {
-            return false;
-        };
-        // Most elements carry none of the few fixed classes: a scan of them spares the hashing.
-        if !class
-            .split_ascii_whitespace()
-            .any(|c| self.fixed.iter().any(|f| f == c))
+        let class = dom.attr(id, "class")?;
+        // Most elements carry none of a page's few fixed classes: a scan of them spares the
+        // hashing. A sheet that fixes many classes is looked up by hash at once (a scan per
+        // name would grow with both).
+        if self.fixed.len() <= QUICK_FIXED
+            && !class
+                .split_ascii_whitespace()
+                .any(|c| self.fixed.iter().any(|f| f == c))
         {
-            return false;
+            return None;
         }
         class
             .split_ascii_whitespace()
             .filter_map(|c| self.positions.get(c))
             .max_by_key(|(_, precedence)| *precedence)
-            .is_some_and(|(fixed, _)| *fixed)
+            .map(|&(fixed, (important, _))| (fixed, important))
     }
 
     /// Reads one sheet's top-level rules and media blocks; `order` counts the rules read so far,
@@ -197,11 +202,13 @@ impl SheetClasses {
         let display = (declarations.contains("isplay") || declarations.contains("ISPLAY"))
             .then(|| display_of(declarations))
             .flatten();
-        // A rule that puts a class back in the flow matters only once a class was fixed: until
-        // then, only the rules that may fix one are parsed.
-        // (`Fixed` too; an all-capitals `FIXED` is not looked for.)
-        let may_fix = declarations.contains("ixed");
-        let position = (may_fix || !self.positions.is_empty())
+        // A rule that puts a class back in the flow matters only once a class was fixed, or when
+        // it is important (it wins over a later fixed rule): until then, only the rules that may
+        // fix a class or are important are parsed.
+        let may_matter = mentions_fixed(declarations)
+            || declarations.contains('!')
+            || !self.positions.is_empty();
+        let position = may_matter
             .then(|| declarations.contains("osition") || declarations.contains("OSITION"))
             .filter(|&named| named)
             .and_then(|_| position_of(declarations));
@@ -242,8 +249,24 @@ fn display_of(declarations: &str) -> Option<(bool, bool)> {
         .map(|(value, important)| (value.eq_ignore_ascii_case("none"), important))
 }
 
-/// The `position` a rule's declarations end on, as (is it `fixed`, is it `!important`), as
-/// [`display_of`] decides between them.
+/// The `position` an element's inline `style` gives it, as [`position_of`] reads a rule's
+/// declarations; `None` when it names none.
+pub(super) fn inline_position(style: &str) -> Option<(bool, bool)> {
+    // Cheap first: most styles say nothing of a position.
+    if !style.contains("osition") && !style.contains("OSITION") {
+        return None;
+    }
+    position_of(style)
+}
+
+/// True when `text` holds the word `fixed` in any case: a cheap look before any parse (two
+/// searches: `fixed` and `Fixed` share `ixed`).
+fn mentions_fixed(text: &str) -> bool {
+    text.contains("ixed") || text.contains("IXED")
+}
+
+/// The `position` a rule's declarations (or an inline `style`) end on, as (is it `fixed`, is
+/// it `!important`), as [`display_of`] decides between them.
 fn position_of(declarations: &str) -> Option<(bool, bool)> {
     value_of(declarations, "position")
         .map(|(value, important)| (value.eq_ignore_ascii_case("fixed"), important))
@@ -461,6 +484,62 @@ mod tests {
             position_of("position: fixed; position: absolute"),
             Some((false, false))
         );
+        // An important rule wins over a later fixed one, read before any class is fixed.
+        assert!(fixed(".a { position: relative !important } .a { position: fixed }").is_empty());
+        // A sheet that says `Fixed` alone, without a media query, is read.
+        let dom =
+            Dom::parse("<style>.b{POSITION:Fixed}</style><div class=b>x</div><div class=c>y</div>");
+        let classes = SheetClasses::of(&dom);
+        let divs: Vec<NodeId> = dom.elements_by_name("div").collect();
+        assert_eq!(classes.position(&dom, divs[0]), Some((true, false)));
+        assert_eq!(classes.position(&dom, divs[1]), None);
+        // Past a few fixed classes, the element's names are looked up by hash at once.
+        let many: String = (0..40)
+            .map(|n| format!(".f{n}{{position:fixed}}"))
+            .collect();
+        let dom = Dom::parse(&format!(
+            "<style>{many}.f7{{position:static}}</style><div class='x f33'>x</div>\
+             <div class='f7'>y</div><div class='g1 g2'>z</div>"
+        ));
+        let classes = SheetClasses::of(&dom);
+        let divs: Vec<NodeId> = dom.elements_by_name("div").collect();
+        assert_eq!(classes.position(&dom, divs[0]), Some((true, false)));
+        assert_eq!(classes.position(&dom, divs[1]), Some((false, false)));
+        assert_eq!(classes.position(&dom, divs[2]), None);
+    }
+
+    /// An inline style fixes its element when its last `position` says `fixed`, in any case and
+    /// spacing; `sticky`, `absolute` and a background fixed in place are no overlay.
+    #[test]
+    fn an_inline_style_fixes_an_element_by_its_position_alone() {
+        for fixed in [
+            "position:fixed",
+            "position: fixed; bottom: 0; z-index: 9999",
+            "Z-INDEX:10;POSITION : FIXED",
+            "align-items: baseline; background: rgb(53, 53, 53); position: fixed; width: 100%",
+            "position: fixed !important",
+        ] {
+            assert_eq!(inline_position(fixed).map(|p| p.0), Some(true), "{fixed}");
+        }
+        for not_fixed in [
+            "position: sticky; top: 0",
+            "position:absolute",
+            "table-layout: fixed; position: relative",
+            "position: fixed; position: static",
+        ] {
+            assert_eq!(
+                inline_position(not_fixed).map(|p| p.0),
+                Some(false),
+                "{not_fixed}"
+            );
+        }
+        for no_position in [
+            "",
+            "background-attachment: fixed",
+            "background-position: fixed",
+        ] {
+            assert_eq!(inline_position(no_position), None, "{no_position}");
+        }
     }
 
     #[test]

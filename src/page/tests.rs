@@ -1,4 +1,3 @@
-use super::elements::style_fixes;
 use super::images::largest_srcset_candidate;
 use super::*;
 use crate::limits::{MAX_BLOCK_CHARS, MAX_BLOCKS, MAX_TAG_PATH_ELEMENTS};
@@ -972,42 +971,26 @@ fn words_are_counted_as_the_block_builder_counts_them() {
     }
 }
 
-/// An inline style fixes its element to the viewport when it says `position: fixed`, in any case
-/// and spacing; `sticky`, `absolute` and a background fixed in place are no overlay.
-#[test]
-fn an_inline_style_fixes_an_element_by_its_position_alone() {
-    for fixed in [
-        "position:fixed",
-        "position: fixed; bottom: 0; z-index: 9999",
-        "Z-INDEX:10;POSITION : FIXED",
-        "align-items: baseline; background: rgb(53, 53, 53); position: fixed; width: 100%",
-    ] {
-        assert!(style_fixes(fixed), "{fixed}");
-    }
-    for not_fixed in [
-        "",
-        "position: sticky; top: 0",
-        "position:absolute",
-        "background-attachment: fixed",
-        "table-layout: fixed; position: relative",
-    ] {
-        assert!(!style_fixes(not_fixed), "{not_fixed}");
-    }
-}
-
 /// The page notes the boxes it lays over itself: fixed by an inline style or by a class its
-/// sheet fixes (a generated one); not its wrappers, not a box inside one already noted, not a
-/// hidden box, not a class another rule of the sheet puts back in the flow, and not a class
-/// named `fixed` that no sheet of the page fixes (an old layout's fixed width).
+/// sheet fixes (a generated one), one inside another too; not its wrappers, not a hidden box, not
+/// a class another rule of the sheet puts back in the flow, not a class named `fixed` that no
+/// sheet of the page fixes (an old layout's fixed width), not a box whose inline style puts it
+/// back in the flow (unless the sheet's rule is important), and not a box holding the page's
+/// `<h1>` (an app's root fixed to scroll inside itself).
 #[test]
 fn the_boxes_a_page_lays_over_itself_are_noted() {
     let p = page(
         "<html><head><style>.sc-x1{position:fixed;bottom:0} .sc-y2{position:fixed} \
-         .sc-y2{position:relative}</style></head><body style='position:fixed'>\
-         <div id=a style='position: fixed'><div id=inner style='position:fixed'>x</div></div>\
+         .sc-y2{position:relative} .sc-i{position:fixed!important}</style></head>\
+         <body style='position:fixed'>\
+         <div id=a style='position: fixed'><div id=inner style='POSITION:Fixed'>x</div></div>\
          <div id=b class='sc-x1'>Cookies</div><div id=c class='bar sc-x1'>Chat</div>\
          <div id=d class=sc-y2>In the flow</div><div id=e class=fixed>A fixed-width layout</div>\
          <div id=f style='display:none'><div style='position:fixed'>hidden</div></div>\
+         <div id=g class=sc-x1 style='position: relative'>Back in the flow</div>\
+         <div id=h class=sc-i style='position: relative'>Fixed all the same</div>\
+         <div id=k style='position:fixed;overflow:auto'><h1>The page</h1></div>\
+         <div id=m style='background-position: fixed; position: fixed; position: static'>m</div>\
          <p>Text</p></body></html>",
     );
     let ids: Vec<&str> = p
@@ -1016,6 +999,6 @@ fn the_boxes_a_page_lays_over_itself_are_noted() {
         .iter()
         .filter_map(|&n| p.dom.attr(n, "id"))
         .collect();
-    assert_eq!(ids, ["a", "b", "c"]);
-    assert_eq!(p.declared.overlays.len(), 3);
+    assert_eq!(ids, ["a", "inner", "b", "c", "h"]);
+    assert_eq!(p.declared.overlays.len(), 5);
 }

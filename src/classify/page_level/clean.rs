@@ -473,7 +473,15 @@ fn removal_reason(
 ) -> Option<String> {
     let dom = &page.dom;
     let a = stats.get(id);
-    if stats.contains(id, core) || (a.words * 2 > total && !facts.hint(id).is_negative()) {
+    if stats.contains(id, core) {
+        return None;
+    }
+    // A box laid over the page goes at any size: the article flows under it, and its paragraphs
+    // scored nothing (so it never holds the core).
+    if facts.is_overlay(stats, page.blocks.len() as u32, id) {
+        return Some("removed: laid over the page (fixed to the viewport)".into());
+    }
+    if a.words * 2 > total && !facts.hint(id).is_negative() {
         return None;
     }
     let name = dom.local_name(id)?;

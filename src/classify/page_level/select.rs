@@ -189,9 +189,15 @@ impl<'a> NodeFacts<'a> {
         self.context(stats, total_blocks, id) & CONSENT != 0
     }
 
-    /// True when `id` sits in a box laid over the page by its inline style (see
-    /// [`super::widen::is_overlay`]): a notice or an offer fixed to the viewport, whatever its
-    /// generated name; the article flows under it.
+    /// True when `id` is itself a box the page lays over itself (see
+    /// [`super::widen::is_overlay`]).
+    pub fn is_overlay(&self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
+        super::widen::is_overlay(self.dom, self.overlays, stats, total_blocks, id)
+    }
+
+    /// True when `id` sits in a box the page lays over itself (see
+    /// [`super::widen::is_overlay`]): a notice or an offer fixed to the viewport by its style or
+    /// its sheet's rule, whatever its generated name; the article flows under it.
     pub fn in_overlay(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
         self.context(stats, total_blocks, id) & OVERLAY != 0
     }

@@ -3833,3 +3833,30 @@ fn a_list_fixed_over_the_page_is_not_its_prose_region() {
     assert!(has(&kept, "Trail runner model 3"), "{kept:#?} {why:?}");
     assert!(!has(&kept, "Partner number"), "{kept:#?}");
 }
+
+/// A box fixed inside a fixed wrapper of the whole page (an app's root that scrolls inside
+/// itself) is still laid over the page, and the wrapper, holding the page's `<h1>` or most of
+/// its blocks, is the page: its list is kept, the notice is not.
+#[test]
+fn a_notice_fixed_inside_a_fixed_page_is_still_laid_over_it() {
+    let cards: String = (1..=8)
+        .map(|n| {
+            format!(
+                "<li class=card><a href=/shoe/{n}>Trail runner model {n}</a>\
+                 <span>$ 8{n}.00</span><span>Grippy on wet rock</span></li>"
+            )
+        })
+        .collect();
+    let notice = unnamed_notice("position: fixed; bottom: 0");
+    for title in ["<h1>Trail shoes</h1>", "<div class=t>Trail shoes</div>"] {
+        let html = format!(
+            "<html><head><title>Trail shoes</title></head><body>\
+             <div class=app style='position: fixed; inset: 0; overflow: auto'>{notice}{title}\
+             <ul class=cards>{cards}</ul></div></body></html>"
+        );
+        let (page, x) = run(&html);
+        let list = kept(&page, &x);
+        assert!(has(&list, "Trail runner model 3"), "{title}: {list:#?}");
+        assert!(!has(&list, "our partners"), "{title}: {list:#?}");
+    }
+}
