@@ -203,14 +203,16 @@ impl SheetClasses {
             .then(|| display_of(declarations))
             .flatten();
         // A rule that puts a class back in the flow matters only once a class was fixed, or when
-        // it is important (it wins over a later fixed rule): until then, only the rules that may
-        // fix a class or are important are parsed.
-        let may_matter = mentions_fixed(declarations)
-            || declarations.contains('!')
-            || !self.positions.is_empty();
-        let position = may_matter
-            .then(|| declarations.contains("osition") || declarations.contains("OSITION"))
-            .filter(|&named| named)
+        // it is important (it wins over a later fixed one): until then, only the rules that may
+        // fix a class or are important are parsed. The word `position` is looked for first: most
+        // rules do not name it.
+        let position = (declarations.contains("osition") || declarations.contains("OSITION"))
+            .then(|| {
+                mentions_fixed(declarations)
+                    || declarations.contains('!')
+                    || !self.positions.is_empty()
+            })
+            .filter(|&may_matter| may_matter)
             .and_then(|_| position_of(declarations));
         if display.is_none() && position.is_none() {
             return;
@@ -252,10 +254,8 @@ fn display_of(declarations: &str) -> Option<(bool, bool)> {
 /// The `position` an element's inline `style` gives it, as [`position_of`] reads a rule's
 /// declarations; `None` when it names none.
 pub(super) fn inline_position(style: &str) -> Option<(bool, bool)> {
-    // Cheap first: most styles say nothing of a position.
-    if !style.contains("osition") && !style.contains("OSITION") {
-        return None;
-    }
+    // Parsed at once: an inline style holds a few declarations, and walking them costs less
+    // than searching it for the word first.
     position_of(style)
 }
 
