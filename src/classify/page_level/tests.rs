@@ -3646,12 +3646,19 @@ fn the_fallback_leaves_a_sign_up_beside_the_pages_own_lines() {
     let sign_up = "<div class=newsletter-signup><p>Join our newsletter for the latest news, new \
                    arrivals and offers in your inbox every single week.</p><form><input \
                    type=email><button>Sign up</button></form></div>";
-    let (page, x) = run(&page_of_short_lines("", &format!("{own}{sign_up}")));
+    let html = page_of_short_lines("", &format!("{own}{sign_up}"));
+    assert_keeps_but_leaves(&html, "Wash the shoe", "Join our newsletter", "fallback");
+}
+
+/// Asserts that the extraction of `html` keeps the line holding `own` and leaves the one holding
+/// `left`, with a reason that says `why`.
+fn assert_keeps_but_leaves(html: &str, own: &str, left: &str, why: &str) {
+    let (page, x) = run(html);
     let kept = kept(&page, &x);
-    assert!(has(&kept, "Wash the shoe"), "{kept:#?}");
-    assert!(!has(&kept, "Join our newsletter"), "{kept:#?}");
-    let reason = reason_of(&page, &x, "Join our newsletter").unwrap_or_default();
-    assert!(reason.contains("fallback"), "{reason}");
+    assert!(has(&kept, own), "{kept:#?}");
+    assert!(!has(&kept, left), "{kept:#?}");
+    let reason = reason_of(&page, &x, left).unwrap_or_default();
+    assert!(reason.contains(why), "{reason}");
 }
 
 /// Only a prompt's box that scores below nothing gives way: a newsletter's own issue, whose
@@ -3733,16 +3740,21 @@ fn unnamed_notice(style: &str) -> String {
     )
 }
 
-/// A shop's list of shoes, `notice` printed first in `<body>` and `wrap` around the rest.
-fn shoe_list(notice: &str, body_style: &str, wrap: &str) -> String {
-    let cards: String = (1..=8)
+/// Eight cards of a shop's list of shoes: a linked name, a price and a line each.
+fn shoe_cards() -> String {
+    (1..=8)
         .map(|n| {
             format!(
                 "<li class=card><a href=/shoe/{n}>Trail runner model {n}</a>\
                  <span>$ 8{n}.00</span><span>Grippy on wet rock</span></li>"
             )
         })
-        .collect();
+        .collect()
+}
+
+/// A shop's list of shoes, `notice` printed first in `<body>` and `wrap` around the rest.
+fn shoe_list(notice: &str, body_style: &str, wrap: &str) -> String {
+    let cards = shoe_cards();
     format!(
         "<html><head><title>Trail shoes</title></head><body style='{body_style}'>{notice}\
          <div class=w1 style='{wrap}'><h1>Trail shoes</h1><ul class=cards>{cards}</ul></div>\
@@ -3790,12 +3802,8 @@ fn the_fallback_leaves_a_box_fixed_over_the_page_beside_its_own_lines() {
     let own = "<div class=a><div><p>Wash the shoe by hand in cold water and let it dry away \
                from the heater.</p></div></div>";
     let notice = format!("<div class=q7x style='position:fixed;top:0'>{CONSENT_PROSE}</div>");
-    let (page, x) = run(&page_of_short_lines(&notice, own));
-    let kept = kept(&page, &x);
-    assert!(has(&kept, "Wash the shoe"), "{kept:#?}");
-    assert!(!has(&kept, "our partners"), "{kept:#?}");
-    let reason = reason_of(&page, &x, "our partners").unwrap_or_default();
-    assert!(reason.contains("furniture"), "{reason}");
+    let html = page_of_short_lines(&notice, own);
+    assert_keeps_but_leaves(&html, "Wash the shoe", "our partners", "furniture");
 }
 
 /// Prose fixed over the page is no prose of the page to widening either: beside a product's
@@ -3839,14 +3847,7 @@ fn a_list_fixed_over_the_page_is_not_its_prose_region() {
 /// its blocks, is the page: its list is kept, the notice is not.
 #[test]
 fn a_notice_fixed_inside_a_fixed_page_is_still_laid_over_it() {
-    let cards: String = (1..=8)
-        .map(|n| {
-            format!(
-                "<li class=card><a href=/shoe/{n}>Trail runner model {n}</a>\
-                 <span>$ 8{n}.00</span><span>Grippy on wet rock</span></li>"
-            )
-        })
-        .collect();
+    let cards = shoe_cards();
     let notice = unnamed_notice("position: fixed; bottom: 0");
     for title in ["<h1>Trail shoes</h1>", "<div class=t>Trail shoes</div>"] {
         let html = format!(
