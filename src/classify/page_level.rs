@@ -1084,21 +1084,19 @@ impl Standing {
             at = dom.parent(n);
         }
         for &n in path.iter().rev() {
-            let own = if !widen::is_furniture_element(dom, n) {
-                // A prompt's box (a subscription offer, a newsletter's sign-up) is as much the
-                // page's furniture as its footer: beside the page's own lines it is no text of
-                // the page, and when it was chosen, its name made the page fall back.
-                if facts.hint(n).names_a_prompt()
-                    || widen::is_overlay(dom, &page.declared.overlays, stats, total_blocks, n)
-                {
-                    Standing::Furniture
-                } else {
-                    Standing::Page
-                }
-            } else if hints::names_consent(dom, n) {
+            // A prompt's box (a subscription offer, a newsletter's sign-up) and a box laid over
+            // the page are as much its furniture as its footer: beside the page's own lines they
+            // are no text of the page, and when a prompt was chosen, its name made the page fall
+            // back. (A consent manager's box is furniture too, by its name.)
+            let own = if hints::names_consent(dom, n) {
                 Standing::Consent
-            } else {
+            } else if widen::is_furniture_element(dom, n)
+                || facts.hint(n).names_a_prompt()
+                || facts.is_overlay(stats, total_blocks, n)
+            {
                 Standing::Furniture
+            } else {
+                Standing::Page
             };
             inherited = inherited.max(own);
             memo[n as usize] = Some(inherited);

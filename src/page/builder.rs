@@ -7,7 +7,7 @@ use url::Url;
 
 use super::elements::*;
 use super::images::*;
-use super::styles::{SheetClasses, inline_position};
+use super::styles::{SheetClasses, position_of};
 use super::{Block, BlockKind, Declarations, ImageInfo, hash_image, hash_text};
 use crate::dom::{Dom, Edge, NodeId};
 use crate::limits::{MAX_BLOCK_CHARS, MAX_BLOCKS, MAX_TAG_PATH_ELEMENTS};
@@ -146,9 +146,9 @@ impl<'a> BlockBuilder<'a> {
         }
         self.flush();
         self.blocks.truncate(MAX_BLOCKS);
+        self.drop_overlays_holding_the_page();
         // Node ids follow the parser's creation order, which a misnested page may set apart
         // from document order.
-        self.drop_overlays_holding_the_page();
         self.declared.overlays.sort_unstable();
 
         (self.title, self.blocks, self.declared)
@@ -168,7 +168,7 @@ impl<'a> BlockBuilder<'a> {
             _ => {}
         }
         let dom = self.dom;
-        let inline = dom.attr(id, "style").and_then(inline_position);
+        let inline = dom.attr(id, "style").and_then(position_of);
         let sheet = self.sheet_classes.position(dom, id);
         let fixed = match (inline, sheet) {
             (Some((_, false)), Some((fixed, true))) | (None, Some((fixed, _))) => fixed,

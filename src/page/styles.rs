@@ -206,14 +206,12 @@ impl SheetClasses {
         // it is important (it wins over a later fixed one): until then, only the rules that may
         // fix a class or are important are parsed. The word `position` is looked for first: most
         // rules do not name it.
-        let position = (declarations.contains("osition") || declarations.contains("OSITION"))
-            .then(|| {
-                mentions_fixed(declarations)
-                    || declarations.contains('!')
-                    || !self.positions.is_empty()
-            })
-            .filter(|&may_matter| may_matter)
-            .and_then(|_| position_of(declarations));
+        let names_position = declarations.contains("osition") || declarations.contains("OSITION");
+        let may_matter = names_position
+            && (mentions_fixed(declarations)
+                || declarations.contains('!')
+                || !self.positions.is_empty());
+        let position = may_matter.then(|| position_of(declarations)).flatten();
         if display.is_none() && position.is_none() {
             return;
         }
@@ -251,23 +249,17 @@ fn display_of(declarations: &str) -> Option<(bool, bool)> {
         .map(|(value, important)| (value.eq_ignore_ascii_case("none"), important))
 }
 
-/// The `position` an element's inline `style` gives it, as [`position_of`] reads a rule's
-/// declarations; `None` when it names none.
-pub(super) fn inline_position(style: &str) -> Option<(bool, bool)> {
-    // Parsed at once: an inline style holds a few declarations, and walking them costs less
-    // than searching it for the word first.
-    position_of(style)
-}
-
 /// True when `text` holds the word `fixed` in any case: a cheap look before any parse (two
 /// searches: `fixed` and `Fixed` share `ixed`).
 fn mentions_fixed(text: &str) -> bool {
     text.contains("ixed") || text.contains("IXED")
 }
 
-/// The `position` a rule's declarations (or an inline `style`) end on, as (is it `fixed`, is
-/// it `!important`), as [`display_of`] decides between them.
-fn position_of(declarations: &str) -> Option<(bool, bool)> {
+/// The `position` a rule's declarations (or an inline `style`, parsed at once: it holds a few
+/// declarations, and walking them costs less than searching it for the word first) end on, as
+/// (is it `fixed`, is it `!important`), as [`display_of`] decides between them; `None` when
+/// they name none.
+pub(super) fn position_of(declarations: &str) -> Option<(bool, bool)> {
     value_of(declarations, "position")
         .map(|(value, important)| (value.eq_ignore_ascii_case("fixed"), important))
 }
@@ -519,7 +511,7 @@ mod tests {
             "align-items: baseline; background: rgb(53, 53, 53); position: fixed; width: 100%",
             "position: fixed !important",
         ] {
-            assert_eq!(inline_position(fixed).map(|p| p.0), Some(true), "{fixed}");
+            assert_eq!(position_of(fixed).map(|p| p.0), Some(true), "{fixed}");
         }
         for not_fixed in [
             "position: sticky; top: 0",
@@ -528,7 +520,7 @@ mod tests {
             "position: fixed; position: static",
         ] {
             assert_eq!(
-                inline_position(not_fixed).map(|p| p.0),
+                position_of(not_fixed).map(|p| p.0),
                 Some(false),
                 "{not_fixed}"
             );
@@ -538,7 +530,7 @@ mod tests {
             "background-attachment: fixed",
             "background-position: fixed",
         ] {
-            assert_eq!(inline_position(no_position), None, "{no_position}");
+            assert_eq!(position_of(no_position), None, "{no_position}");
         }
     }
 

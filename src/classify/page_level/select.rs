@@ -29,7 +29,7 @@ const NEGATIVE: u8 = 2;
 /// Context bit: the node or an ancestor is a consent manager's box.
 const CONSENT: u8 = 4;
 /// Context bit: the node or an ancestor is a box laid over the page (see
-/// [`super::widen::is_overlay`]).
+/// [`NodeFacts::is_overlay`]).
 const OVERLAY: u8 = 8;
 
 /// Cached per-node facts that are costly enough to compute only for the nodes asked about.
@@ -190,13 +190,20 @@ impl<'a> NodeFacts<'a> {
     }
 
     /// True when `id` is itself a box the page lays over itself (see
-    /// [`super::widen::is_overlay`]).
+    /// [`crate::page::Declarations::overlays`]: a consent notice, a chat, an offer fixed to the
+    /// viewport), not the page itself: it holds less than half of the page's `total_blocks`
+    /// blocks and images. A script that locks the page's scrolling under a dialog may fix an
+    /// app's root, which holds the article.
     pub fn is_overlay(&self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
-        super::widen::is_overlay(self.dom, self.overlays, stats, total_blocks, id)
+        if self.overlays.binary_search(&id).is_err() {
+            return false;
+        }
+        let a = stats.get(id);
+        (a.blocks + a.images) * 2 < total_blocks && !is_page_wrapper(self.dom, id)
     }
 
     /// True when `id` sits in a box the page lays over itself (see
-    /// [`super::widen::is_overlay`]): a notice or an offer fixed to the viewport by its style or
+    /// [`NodeFacts::is_overlay`]): a notice or an offer fixed to the viewport by its style or
     /// its sheet's rule, whatever its generated name; the article flows under it.
     pub fn in_overlay(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
         self.context(stats, total_blocks, id) & OVERLAY != 0
@@ -222,7 +229,7 @@ impl<'a> NodeFacts<'a> {
             node = self.dom.parent(n);
         }
         for &n in path.iter().rev() {
-            if super::widen::is_overlay(self.dom, self.overlays, stats, total_blocks, n) {
+            if self.is_overlay(stats, total_blocks, n) {
                 bits |= OVERLAY;
             }
             if self.dom.is_element(n)

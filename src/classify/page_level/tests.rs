@@ -475,9 +475,21 @@ fn watch_cards() -> String {
         .collect()
 }
 
-/// The cards of [`watch_cards`] whose `line` (a card's name, its price) `kept` lacks, by number.
-fn watch_cards_missing(kept: &[String], line: impl Fn(usize) -> String) -> Vec<usize> {
-    (1..=12).filter(|&n| !has(kept, &line(n))).collect()
+/// The name of card `n` of [`watch_cards`].
+fn watch_name(n: usize) -> String {
+    format!("Automatic watch model {n}")
+}
+
+/// The price of card `n` of [`watch_cards`].
+fn watch_price(n: usize) -> String {
+    format!("$ {n}99.00")
+}
+
+/// Asserts that `kept` holds the `line` (see [`watch_name`], [`watch_price`]) of every card of
+/// [`watch_cards`]: the failure lists the cards missing, by number.
+fn assert_every_watch_card_kept(kept: &[String], line: impl Fn(usize) -> String) {
+    let missing: Vec<usize> = (1..=12).filter(|&n| !has(kept, &line(n))).collect();
+    assert_eq!(missing, Vec::<usize>::new(), "{kept:#?}");
 }
 
 /// A shop's category whose only long lines are its guarantees, in boxes named as promotions:
@@ -516,18 +528,8 @@ fn a_shop_category_whose_long_lines_are_its_guarantees_keeps_its_grid() {
         let (page, x) = run(&shop_category_with_guarantees("", open, close));
         let kept = kept(&page, &x);
         assert_eq!(has(&kept, "Want the power"), !open.is_empty(), "{kept:#?}");
-        let name = |n| format!("Automatic watch model {n}");
-        assert_eq!(
-            watch_cards_missing(&kept, name),
-            Vec::<usize>::new(),
-            "{kept:#?}"
-        );
-        let price = |n| format!("$ {n}99.00");
-        assert_eq!(
-            watch_cards_missing(&kept, price),
-            Vec::<usize>::new(),
-            "{kept:#?}"
-        );
+        assert_every_watch_card_kept(&kept, watch_name);
+        assert_every_watch_card_kept(&kept, watch_price);
         for guarantee in ["Our returns", "Our warranty", "Our shipping"] {
             assert!(!has(&kept, guarantee), "{guarantee}: {kept:#?}");
         }
@@ -2744,12 +2746,7 @@ fn a_box_set_apart_by_the_headline_is_no_article_even_alone() {
     let (page, x) = run(&html);
     let kept = kept(&page, &x);
     assert!(!has(&kept, "Offer 1: join"), "{kept:#?}");
-    let name = |n| format!("Automatic watch model {n}");
-    assert_eq!(
-        watch_cards_missing(&kept, name),
-        Vec::<usize>::new(),
-        "{kept:#?}"
-    );
+    assert_every_watch_card_kept(&kept, watch_name);
 }
 
 /// An `<aside>` inside the article that holds media is an embed beside the text (a video
@@ -3575,12 +3572,7 @@ fn a_named_prompt_is_no_article_on_a_page_of_cards() {
     let (page, x) = run(&html);
     let kept = kept(&page, &x);
     assert!(!has(&kept, "limit of free articles"), "{kept:#?}");
-    let name = |n| format!("Automatic watch model {n}");
-    assert_eq!(
-        watch_cards_missing(&kept, name),
-        Vec::<usize>::new(),
-        "{kept:#?}"
-    );
+    assert_every_watch_card_kept(&kept, watch_name);
 }
 
 /// A newsletter's sign-up after a shop's short introduction and its few cards holds three times
@@ -3724,12 +3716,7 @@ fn an_offer_kept_for_want_of_prose_does_not_stand_against_the_grid() {
     ));
     let kept = kept(&page, &x);
     assert!(!has(&kept, "limit of free articles"), "{kept:#?}");
-    let price = |n| format!("$ {n}99.00");
-    assert_eq!(
-        watch_cards_missing(&kept, price),
-        Vec::<usize>::new(),
-        "{kept:#?}"
-    );
+    assert_every_watch_card_kept(&kept, watch_price);
 }
 
 /// Three paragraphs of a consent notice, as a plugin prints them under generated classes.

@@ -78,25 +78,6 @@ pub(super) fn is_furniture_element(dom: &Dom, id: NodeId) -> bool {
     })
 }
 
-/// True when `id` is a box the page lays over itself (see
-/// [`crate::page::Declarations::overlays`], `overlays` here: a consent notice, a chat, an offer
-/// fixed to the viewport), not the page itself: it holds less than half of the page's
-/// `total_blocks` blocks and images. A script that locks the page's scrolling under a dialog may
-/// fix an app's root, which holds the article.
-pub(super) fn is_overlay(
-    dom: &Dom,
-    overlays: &[NodeId],
-    stats: &Stats,
-    total_blocks: u32,
-    id: NodeId,
-) -> bool {
-    if overlays.binary_search(&id).is_err() {
-        return false;
-    }
-    let a = stats.get(id);
-    (a.blocks + a.images) * 2 < total_blocks && !super::select::is_page_wrapper(dom, id)
-}
-
 /// Below this many prose words the first extraction is no article at all, and every prose
 /// region of the page may replace it. From this many on it is an article, and only prose that
 /// nothing marks as around an article (comments, sidebars, alike items with bylines) may: a
@@ -151,14 +132,7 @@ fn prose_per_node(
             continue;
         }
         let set_apart = ancestor_mark(dom, &mut marks, block.node, dom.root(), |n| {
-            if is_furniture_element(dom, n)
-                || is_overlay(
-                    dom,
-                    &page.declared.overlays,
-                    stats,
-                    footer_place.total_blocks,
-                    n,
-                )
+            if is_furniture_element(dom, n) || facts.is_overlay(stats, footer_place.total_blocks, n)
             {
                 2
             } else if names_the_page_footer(stats, facts, &footer_place, n) {
