@@ -259,16 +259,19 @@ fn follow_declared_body(
 /// grid (see [`grid`]); beside an article, a grid four times its words (a grid of lists of
 /// links, by its words outside links), or one the article links into by a fragment (see
 /// [`grid::find_pointed_to`]). A page's largest grid set apart before its headline is its menus,
-/// and the first choice stands.
+/// and the first choice stands. On a section front of teasers, only a grid holding none of them
+/// is kept: the list a related-stories box was printed beside.
 fn grid_if_no_article(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     first: ArticleExtraction,
 ) -> ArticleExtraction {
-    if is_teaser_verdict(&first) {
-        return first;
-    }
+    // A section front of teasers had its teasers judged already: a grid holding any of them
+    // (its list of stories) is no more the page's content than they were, but a grid holding
+    // none is what the page lists (a shop's products, a board's threads) beside a related
+    // stories box whose summaries were the only prose.
+    let teaser_front = is_teaser_verdict(&first);
     let KeptWords {
         all: kept_words,
         prose: kept_prose,
@@ -314,6 +317,9 @@ fn grid_if_no_article(
             None => return first,
         },
     };
+    if teaser_front && grid::holds_marked(stats, &grid, page, &teasers(page)) {
+        return first;
+    }
     if has_article
         && !pointed
         && grid.items_are_lists_of_links(&page.dom, stats)
@@ -935,6 +941,28 @@ fn comments_span(
     None
 }
 
+/// Marks, one per block of the page, the teasers: prose right under a linked title (images
+/// between do not count), as [`is_teaser_page`] reads them.
+fn teasers(page: &Page) -> Vec<bool> {
+    let mut previous: Option<&Block> = None;
+    page.blocks
+        .iter()
+        .map(|block| {
+            if block.kind == BlockKind::Image {
+                return false;
+            }
+            let teaser = stats::is_prose(block) && previous.is_some_and(is_linked_title_line);
+            previous = Some(block);
+            teaser
+        })
+        .collect()
+}
+
+/// True when `block` is a line of links holding a title: what a teaser sits under.
+fn is_linked_title_line(block: &Block) -> bool {
+    block.link_density() >= LINK_LINE && grid::links_a_title(block)
+}
+
 /// At most this many words of prose on a page of teasers: a longer text is an article, even if
 /// it is laid out as linked titles with summaries.
 const MAX_TEASER_PAGE_WORDS: u32 = 150;
@@ -954,8 +982,7 @@ fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
             // author's linked name or its number (`#1`), which link too, in a heading or not. A
             // front whose titles are a word or two is not told from a thread: it keeps its
             // summaries, which a reader can use, rather than go blank.
-            let under_link =
-                previous.is_some_and(|p| p.link_density() >= LINK_LINE && grid::links_a_title(p));
+            let under_link = previous.is_some_and(is_linked_title_line);
             if !under_link {
                 return false;
             }

@@ -606,6 +606,16 @@ pub(super) fn is_list_of_entries(stats: &Stats, items: &[NodeId], words: u32) ->
     linked * 10 >= items.len() * 7 && words >= ENTRY_BLOCK_WORDS * blocks
 }
 
+/// True when some block inside the grid's items is marked in `marks` (one per block of the
+/// page).
+pub(super) fn holds_marked(stats: &Stats, grid: &Grid, page: &Page, marks: &[bool]) -> bool {
+    let spans = item_spans(&page.dom, stats, grid);
+    page.blocks
+        .iter()
+        .zip(marks)
+        .any(|(block, &marked)| marked && in_spans(&spans, stats.get(block.node).pre))
+}
+
 /// True when some block inside the grid's items has a label for which `test` holds.
 pub(super) fn holds_any(
     stats: &Stats,

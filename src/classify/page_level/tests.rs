@@ -2432,6 +2432,50 @@ fn a_front_of_linked_titles_over_summaries_is_no_article() {
     assert!(has(&kept(&page, &x), "Post 1:"), "{:?}", kept(&page, &x));
 }
 
+/// A related-stories box printed after a shop's list: its summaries, each under a story's linked
+/// title, are the page's only prose, and the page reads as a front of teasers. The teasers stay
+/// out, but the list, which holds none of them, is what the page shows: it is kept, not a blank
+/// pane. A front whose own list holds the teasers stays empty.
+#[test]
+fn a_grid_beside_a_related_stories_box_is_kept_when_the_teasers_are_not() {
+    let stories: String = (0..3)
+        .map(|n| {
+            format!(
+                "<div><h3><a href=/story/{n}>Council approves the budget {n}</a></h3>{}</div>",
+                short_prose(n)
+            )
+        })
+        .collect();
+    let cards = shoe_cards();
+    let html = format!(
+        "<html><head><title>Trail shoes</title></head><body><nav>{NAV}</nav><div class=w1>\
+         <h1>Trail shoes</h1><ul class=cards>{cards}</ul></div><div class=more>\
+         <h2>More stories</h2>{stories}</div></body></html>"
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Trail runner model 7"), "{k:#?}");
+    assert!(!has(&k, "Post 1:"), "{k:#?}");
+    assert!(
+        reason_of(&page, &x, "Trail runner model 7")
+            .is_some_and(|r| r.starts_with("pith-page: grid: ")),
+        "{:?}",
+        reason_of(&page, &x, "Trail runner model 7")
+    );
+
+    let teasers: String = (0..4)
+        .map(|n| {
+            format!(
+                "<li><h3><a href=/story/{n}>Council approves the budget {n}</a></h3>{}</li>",
+                short_prose(n)
+            )
+        })
+        .collect();
+    let html = format!("<html><body><nav>{NAV}</nav><ul class=front>{teasers}</ul></body></html>");
+    let (page, x) = run(&html);
+    assert!(kept(&page, &x).is_empty(), "{:#?}", kept(&page, &x));
+}
+
 /// A thread of short posts whose boxes no name tells apart: each post's text sits under its
 /// author's linked name and its linked number (`#1`), not under a story's title. The posts are
 /// the page's text, not teasers of a section front.
