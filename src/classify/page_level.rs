@@ -291,7 +291,19 @@ fn grid_if_no_article(
     } else {
         kept_prose
     };
-    let article_worth = kept_prose >= widen::ARTICLE_WORDS && !one_card;
+    // Teasers kept (a related-stories box widened to, for want of other prose) are a list of
+    // other pages, not an article: they are weighed against a grid as a box without one is.
+    let teasers = teasers(page);
+    let kept_teasers: u32 = page
+        .blocks
+        .iter()
+        .zip(&first.labels)
+        .zip(&teasers)
+        .filter(|&((_, label), &teaser)| teaser && label.is_content())
+        .map(|((block, _), _)| block.words)
+        .sum();
+    let only_teasers = kept_prose > 0 && kept_teasers >= kept_prose;
+    let article_worth = kept_prose >= widen::ARTICLE_WORDS && !one_card && !only_teasers;
     let has_article = article_worth && !fell_back;
     // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
     // text is the list's introduction, and kept with it. A grid whose items are lists dwarfs it
@@ -317,7 +329,7 @@ fn grid_if_no_article(
             None => return first,
         },
     };
-    if teaser_front && grid::holds_marked(stats, &grid, page, &teasers(page)) {
+    if teaser_front && grid::holds_marked(stats, &grid, page, &teasers) {
         return first;
     }
     if has_article

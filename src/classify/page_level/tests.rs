@@ -2476,6 +2476,39 @@ fn a_grid_beside_a_related_stories_box_is_kept_when_the_teasers_are_not() {
     assert!(kept(&page, &x).is_empty(), "{:#?}", kept(&page, &x));
 }
 
+/// A related-stories box too long for a front of teasers, on a shop's page whose long list of
+/// short lines holds no prose: the box is chosen, but teasers are a list of other pages, not an
+/// article, and the shop's list, more than twice their words (not four times, as beside an
+/// article), is the page's.
+#[test]
+fn kept_teasers_weigh_against_a_grid_as_no_article() {
+    let stories: String = (0..6)
+        .map(|n| {
+            format!(
+                "<div><h3><a href=/story/{n}>Council approves the budget {n}</a></h3>{}</div>",
+                short_prose(n)
+            )
+        })
+        .collect();
+    let cards: String = (1..=40)
+        .map(|n| {
+            format!(
+                "<li class=card><a href=/shoe/{n}>Trail runner model {n} in blue</a>\
+                 <span>$ 8{n}.00</span><form><button>Add to cart</button></form></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Trail shoes</title></head><body><nav>{NAV}</nav><div class=w1>\
+         <h1>Trail shoes</h1><ul class=cards>{cards}</ul></div><div class=more>\
+         <h2>More stories</h2>{stories}</div></body></html>"
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Trail runner model 27 in blue"), "{k:#?}");
+    assert!(!has(&k, "Post 1:"), "{k:#?}");
+}
+
 /// A thread of short posts whose boxes no name tells apart: each post's text sits under its
 /// author's linked name and its linked number (`#1`), not under a story's title. The posts are
 /// the page's text, not teasers of a section front.
