@@ -144,8 +144,10 @@ fn after_choice(
         }
         return first;
     }
-    let widened = widen_if_starved(page, stats, facts, first);
-    let gridded = grid_if_no_article(page, stats, facts, widened);
+    // Asked once, of the choice: the steps after relabel some blocks, not all.
+    let teaser_front = is_teaser_verdict(&first);
+    let widened = widen_if_starved(page, stats, facts, first, teaser_front);
+    let gridded = grid_if_no_article(page, stats, facts, widened, teaser_front);
     let threaded = match discussion {
         Some(because) => thread_replies(page, stats, facts, gridded, because),
         None => gridded,
@@ -259,19 +261,16 @@ fn follow_declared_body(
 /// grid (see [`grid`]); beside an article, a grid four times its words (a grid of lists of
 /// links, by its words outside links), or one the article links into by a fragment (see
 /// [`grid::find_pointed_to`]). A page's largest grid set apart before its headline is its menus,
-/// and the first choice stands. On a section front of teasers, only a grid holding none of them
-/// is kept: the list a related-stories box was printed beside.
+/// and the first choice stands. On a section front of teasers (`teaser_front`, see
+/// [`is_teaser_verdict`]), only a grid printed before the teasers and holding none of them is
+/// kept: the list a related-stories box was printed after.
 fn grid_if_no_article(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     first: ArticleExtraction,
+    teaser_front: bool,
 ) -> ArticleExtraction {
-    // A section front of teasers had its teasers judged already: a grid holding any of them
-    // (its list of stories) is no more the page's content than they were, but a grid holding
-    // none is what the page lists (a shop's products, a board's threads) beside a related
-    // stories box whose summaries were the only prose.
-    let teaser_front = is_teaser_verdict(&first);
     let KeptWords {
         all: kept_words,
         prose: kept_prose,
@@ -329,7 +328,20 @@ fn grid_if_no_article(
             None => return first,
         },
     };
-    if teaser_front && grid::holds_marked(stats, &grid, page, &teasers) {
+    // A section front had its teasers judged already: a grid holding any of them (its list of
+    // stories), or printed after them (the front's list of latest headlines), is no more the
+    // page's content than they were. A grid before them, holding none, is what the page lists
+    // (a shop's products, a board's threads), and the teasers were a related-stories box after
+    // it, the only prose there was.
+    if teaser_front
+        && (grid::holds_marked(stats, &grid, page, &teasers)
+            || teasers
+                .iter()
+                .position(|&teaser| teaser)
+                .is_some_and(|first_teaser| {
+                    stats.get(grid.parent).first_block as usize > first_teaser
+                }))
+    {
         return first;
     }
     if has_article
@@ -404,7 +416,20 @@ fn grid_if_no_article(
     } else {
         Outside::Goes("grid: outside the page's grid of items")
     };
-    let labels = relabel(picks, first.labels, headline, outside);
+    let mut labels = relabel(picks, first.labels, headline, outside);
+    // The front's verdict no longer holds: the blocks left out say why, in the grid's terms.
+    if teaser_front {
+        for (label, &teaser) in labels.iter_mut().zip(&teasers) {
+            if says_teaser_front(label) {
+                let why = if teaser {
+                    "grid: a teaser of another page, after the page's grid"
+                } else {
+                    "grid: outside the page's grid of items"
+                };
+                *label = page_label(Verdict::Boilerplate, why.into());
+            }
+        }
+    }
     ArticleExtraction {
         labels,
         containers: vec![grid.parent],
@@ -609,25 +634,30 @@ fn relabel(
 /// grid's introduction rather than an article with related stories below it.
 const GRID_OVER_INTRO: u32 = 4;
 
-/// True when `extraction` found a section front of teasers (every block says so).
+/// True when `extraction`, as the container's choice left it, found a section front of teasers:
+/// the verdict labels every block, so the first says so. (Later steps relabel some blocks, and
+/// the answer is taken before them.)
 fn is_teaser_verdict(extraction: &ArticleExtraction) -> bool {
-    extraction
-        .labels
-        .first()
-        .is_some_and(|l| matches!(&l.reason, Reason::Page { why, .. } if why == TEASER_PAGE))
+    extraction.labels.first().is_some_and(says_teaser_front)
+}
+
+/// True when `label` is the verdict of a section front of teasers.
+fn says_teaser_front(label: &Label) -> bool {
+    matches!(&label.reason, Reason::Page { why, .. } if why == TEASER_PAGE)
 }
 
 /// When the extraction keeps a small part of the page's prose, keeps the page's prose region
 /// instead (see [`widen`]): a reader never gets a near-empty pane for a page full of text.
+/// `teaser_page` says the choice found a section front of teasers ([`is_teaser_verdict`]).
 fn widen_if_starved(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     first: ArticleExtraction,
+    teaser_page: bool,
 ) -> ArticleExtraction {
     // A section front of teasers widens only to prose that is not teasers: its teasers were
     // judged already.
-    let teaser_page = is_teaser_verdict(&first);
     let Some(widening) = widen::starved(
         page,
         stats,
@@ -953,8 +983,9 @@ fn comments_span(
     None
 }
 
-/// Marks, one per block of the page, the teasers: prose right under a linked title (images
-/// between do not count), as [`is_teaser_page`] reads them.
+/// Marks, one per block of the page, every block that reads as a teaser, kept or not: prose
+/// right under a linked title (images between do not count). Those [`is_teaser_page`] counted,
+/// the kept ones, are among them.
 fn teasers(page: &Page) -> Vec<bool> {
     let mut previous: Option<&Block> = None;
     page.blocks

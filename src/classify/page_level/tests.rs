@@ -2434,8 +2434,10 @@ fn a_front_of_linked_titles_over_summaries_is_no_article() {
 
 /// A related-stories box printed after a shop's list: its summaries, each under a story's linked
 /// title, are the page's only prose, and the page reads as a front of teasers. The teasers stay
-/// out, but the list, which holds none of them, is what the page shows: it is kept, not a blank
-/// pane. A front whose own list holds the teasers stays empty.
+/// out, but the list, printed before them and holding none of them, is what the page shows: it
+/// is kept, not a blank pane, and the blocks left out say why in the grid's terms. A front
+/// whose own list holds the teasers stays empty, and so does one whose list of latest headlines
+/// follows its teasers.
 #[test]
 fn a_grid_beside_a_related_stories_box_is_kept_when_the_teasers_are_not() {
     let stories: String = (0..3)
@@ -2462,6 +2464,14 @@ fn a_grid_beside_a_related_stories_box_is_kept_when_the_teasers_are_not() {
         "{:?}",
         reason_of(&page, &x, "Trail runner model 7")
     );
+    assert_eq!(
+        reason_of(&page, &x, "Post 1:").as_deref(),
+        Some("pith-page: grid: a teaser of another page, after the page's grid")
+    );
+    assert_eq!(
+        reason_of(&page, &x, "Sport").as_deref(),
+        Some("pith-page: grid: outside the page's grid of items")
+    );
 
     let teasers: String = (0..4)
         .map(|n| {
@@ -2472,6 +2482,28 @@ fn a_grid_beside_a_related_stories_box_is_kept_when_the_teasers_are_not() {
         })
         .collect();
     let html = format!("<html><body><nav>{NAV}</nav><ul class=front>{teasers}</ul></body></html>");
+    let (page, x) = run(&html);
+    assert!(kept(&page, &x).is_empty(), "{:#?}", kept(&page, &x));
+
+    let stories: String = (0..3)
+        .map(|n| {
+            format!(
+                "<div class=s{n}><h2><a href=/s{n}>Council approves the budget {n}</a></h2>{}</div>",
+                short_prose(n)
+            )
+        })
+        .collect();
+    let latest: String = (0..8)
+        .map(|n| {
+            format!(
+                "<li class=l><a href=/l{n}>Latest headline about the city budget vote {n}</a></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><nav>{NAV}</nav><div class=front>{stories}</div>\
+         <ul class=latest>{latest}</ul></body></html>"
+    );
     let (page, x) = run(&html);
     assert!(kept(&page, &x).is_empty(), "{:#?}", kept(&page, &x));
 }
@@ -3143,7 +3175,7 @@ fn widened_from(page: &Page, chosen: &[&str]) -> (Vec<String>, Vec<NodeId>) {
         labels,
         containers: boxes,
     };
-    let x = widen_if_starved(page, &stats, &mut facts, first);
+    let x = widen_if_starved(page, &stats, &mut facts, first, false);
     (kept(page, &x), x.containers)
 }
 
@@ -3190,6 +3222,7 @@ fn widening_keeps_an_opening_chosen_before_the_region() {
                 .collect(),
             containers: vec![id("intro")],
         },
+        false,
     );
     assert_eq!(
         reason_of(&page, &x, "Paragraph 1 ").as_deref(),
