@@ -2432,6 +2432,24 @@ fn a_front_of_linked_titles_over_summaries_is_no_article() {
     assert!(has(&kept(&page, &x), "Post 1:"), "{:?}", kept(&page, &x));
 }
 
+/// A shop's list of `cards` and, after it, a related-stories box of `stories` linked titles
+/// over summaries: the page's only prose.
+fn shop_with_related_stories(cards: &str, stories: usize) -> String {
+    let stories: String = (0..stories)
+        .map(|n| {
+            format!(
+                "<div><h3><a href=/story/{n}>Council approves the budget {n}</a></h3>{}</div>",
+                short_prose(n)
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><title>Trail shoes</title></head><body><nav>{NAV}</nav><div class=w1>\
+         <h1>Trail shoes</h1><ul class=cards>{cards}</ul></div><div class=more>\
+         <h2>More stories</h2>{stories}</div></body></html>"
+    )
+}
+
 /// A related-stories box printed after a shop's list: its summaries, each under a story's linked
 /// title, are the page's only prose, and the page reads as a front of teasers. The teasers stay
 /// out, but the list, printed before them and holding none of them, is what the page shows: it
@@ -2440,20 +2458,7 @@ fn a_front_of_linked_titles_over_summaries_is_no_article() {
 /// follows its teasers.
 #[test]
 fn a_grid_beside_a_related_stories_box_is_kept_when_the_teasers_are_not() {
-    let stories: String = (0..3)
-        .map(|n| {
-            format!(
-                "<div><h3><a href=/story/{n}>Council approves the budget {n}</a></h3>{}</div>",
-                short_prose(n)
-            )
-        })
-        .collect();
-    let cards = shoe_cards();
-    let html = format!(
-        "<html><head><title>Trail shoes</title></head><body><nav>{NAV}</nav><div class=w1>\
-         <h1>Trail shoes</h1><ul class=cards>{cards}</ul></div><div class=more>\
-         <h2>More stories</h2>{stories}</div></body></html>"
-    );
+    let html = shop_with_related_stories(&shoe_cards(), 3);
     let (page, x) = run(&html);
     let k = kept(&page, &x);
     assert!(has(&k, "Trail runner model 7"), "{k:#?}");
@@ -2514,14 +2519,6 @@ fn a_grid_beside_a_related_stories_box_is_kept_when_the_teasers_are_not() {
 /// article), is the page's.
 #[test]
 fn kept_teasers_weigh_against_a_grid_as_no_article() {
-    let stories: String = (0..6)
-        .map(|n| {
-            format!(
-                "<div><h3><a href=/story/{n}>Council approves the budget {n}</a></h3>{}</div>",
-                short_prose(n)
-            )
-        })
-        .collect();
     let cards: String = (1..=40)
         .map(|n| {
             format!(
@@ -2530,11 +2527,7 @@ fn kept_teasers_weigh_against_a_grid_as_no_article() {
             )
         })
         .collect();
-    let html = format!(
-        "<html><head><title>Trail shoes</title></head><body><nav>{NAV}</nav><div class=w1>\
-         <h1>Trail shoes</h1><ul class=cards>{cards}</ul></div><div class=more>\
-         <h2>More stories</h2>{stories}</div></body></html>"
-    );
+    let html = shop_with_related_stories(&cards, 6);
     let (page, x) = run(&html);
     let k = kept(&page, &x);
     assert!(has(&k, "Trail runner model 27 in blue"), "{k:#?}");
