@@ -292,17 +292,9 @@ fn grid_if_no_article(
     };
     // Teasers kept (a related-stories box widened to, for want of other prose) are a list of
     // other pages, not an article: they are weighed against a grid as a box without one is.
-    let teasers = teasers(page);
-    let kept_teasers: u32 = page
-        .blocks
-        .iter()
-        .zip(&first.labels)
-        .zip(&teasers)
-        .filter(|&((_, label), &teaser)| teaser && label.is_content())
-        .map(|((block, _), _)| block.words)
-        .sum();
-    let only_teasers = kept_prose > 0 && kept_teasers >= kept_prose;
-    let article_worth = kept_prose >= widen::ARTICLE_WORDS && !one_card && !only_teasers;
+    let article_worth = kept_prose >= widen::ARTICLE_WORDS
+        && !one_card
+        && kept_teaser_words(page, &first.labels) < kept_prose;
     let has_article = article_worth && !fell_back;
     // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
     // text is the list's introduction, and kept with it. A grid whose items are lists dwarfs it
@@ -333,16 +325,14 @@ fn grid_if_no_article(
     // page's content than they were. A grid before them, holding none, is what the page lists
     // (a shop's products, a board's threads), and the teasers were a related-stories box after
     // it, the only prose there was.
-    if teaser_front
-        && (grid::holds_marked(stats, &grid, page, &teasers)
-            || teasers
-                .iter()
-                .position(|&teaser| teaser)
-                .is_some_and(|first_teaser| {
-                    stats.get(grid.parent).first_block as usize > first_teaser
-                }))
-    {
-        return first;
+    let front_teasers: Option<Vec<bool>> = teaser_front.then(|| teasers(page).collect());
+    if let Some(teasers) = &front_teasers {
+        let first_teaser = teasers.iter().position(|&teaser| teaser);
+        let after_them =
+            first_teaser.is_some_and(|first| stats.get(grid.parent).first_block as usize > first);
+        if after_them || grid::holds_marked(stats, &grid, page, teasers) {
+            return first;
+        }
     }
     if has_article
         && !pointed
@@ -418,8 +408,8 @@ fn grid_if_no_article(
     };
     let mut labels = relabel(picks, first.labels, headline, outside);
     // The front's verdict no longer holds: the blocks left out say why, in the grid's terms.
-    if teaser_front {
-        for (label, &teaser) in labels.iter_mut().zip(&teasers) {
+    if let Some(teasers) = &front_teasers {
+        for (label, &teaser) in labels.iter_mut().zip(teasers) {
             if says_teaser_front(label) {
                 let why = if teaser {
                     "grid: a teaser of another page, after the page's grid"
@@ -984,21 +974,33 @@ fn comments_span(
 }
 
 /// Marks, one per block of the page, every block that reads as a teaser, kept or not: prose
-/// right under a linked title (images between do not count). Those [`is_teaser_page`] counted,
-/// the kept ones, are among them.
-fn teasers(page: &Page) -> Vec<bool> {
+/// right under a linked title (images between do not count). [`is_teaser_page`] asks it of
+/// the blocks kept.
+fn teasers(page: &Page) -> impl Iterator<Item = bool> + '_ {
+    // A teaser sits under its story's linked title; a post's paragraph sits under its author's
+    // linked name or its number (`#1`), which link too, in a heading or not. A front whose
+    // titles are a word or two is not told from a thread: it keeps its summaries, which a
+    // reader can use, rather than go blank.
     let mut previous: Option<&Block> = None;
+    page.blocks.iter().map(move |block| {
+        if block.kind == BlockKind::Image {
+            return false;
+        }
+        let teaser = stats::is_prose(block) && previous.is_some_and(is_linked_title_line);
+        previous = Some(block);
+        teaser
+    })
+}
+
+/// Words of the teasers (see [`teasers`]) that `labels` keep as content.
+fn kept_teaser_words(page: &Page, labels: &[Label]) -> u32 {
     page.blocks
         .iter()
-        .map(|block| {
-            if block.kind == BlockKind::Image {
-                return false;
-            }
-            let teaser = stats::is_prose(block) && previous.is_some_and(is_linked_title_line);
-            previous = Some(block);
-            teaser
-        })
-        .collect()
+        .zip(labels)
+        .zip(teasers(page))
+        .filter(|&((_, label), teaser)| teaser && label.is_content())
+        .map(|((block, _), _)| block.words)
+        .sum()
 }
 
 /// True when `block` is a line of links holding a title: what a teaser sits under.
@@ -1013,28 +1015,18 @@ const MAX_TEASER_PAGE_WORDS: u32 = 150;
 /// True for a section front rather than an article: the content kept is a few short summaries,
 /// each right under a linked headline (images between do not count), and nothing else of length.
 fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
-    let mut teasers = 0;
+    let mut count = 0;
     let mut words = 0;
-    let mut previous: Option<&Block> = None;
-    for (block, label) in page.blocks.iter().zip(labels) {
-        if block.kind == BlockKind::Image {
-            continue;
-        }
+    for ((block, label), teaser) in page.blocks.iter().zip(labels).zip(teasers(page)) {
         if label.is_content() && stats::is_prose(block) {
-            // A teaser sits under its story's linked title; a post's paragraph sits under its
-            // author's linked name or its number (`#1`), which link too, in a heading or not. A
-            // front whose titles are a word or two is not told from a thread: it keeps its
-            // summaries, which a reader can use, rather than go blank.
-            let under_link = previous.is_some_and(is_linked_title_line);
-            if !under_link {
+            if !teaser {
                 return false;
             }
-            teasers += 1;
+            count += 1;
             words += block.words;
         }
-        previous = Some(block);
     }
-    teasers >= 2 && words <= MAX_TEASER_PAGE_WORDS
+    count >= 2 && words <= MAX_TEASER_PAGE_WORDS
 }
 
 /// Block-level fallback for pages where no container stands out: long, low-link text blocks and
