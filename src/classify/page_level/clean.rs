@@ -299,9 +299,12 @@ pub(super) fn clean_before(
     let mut out = Vec::new();
     // On a page that declares itself a discussion, alike items with bylines are its posts.
     let discussion = facts.declares_discussion(page);
+    // Disjoint boxes: the prose of the article as chosen.
+    let chosen_prose: u32 = containers.iter().map(|&c| stats.get(c).prose_words).sum();
     for &container in containers {
-        // The element after a related-links heading goes with the heading.
-        let mut doomed: Option<(NodeId, String)> = None;
+        // The elements after a related-links heading that are its links go with the heading.
+        let mut doomed: Vec<NodeId> = Vec::new();
+        let mut doomed_why = "";
         let total = stats.get(container).words;
         let slideshow = slideshow_in(page, stats, container);
         let mut walk = dom.traverse(container);
@@ -315,22 +318,20 @@ pub(super) fn clean_before(
                 walk.skip_children();
                 continue;
             }
-            let reason = match &doomed {
-                Some((d, why)) if *d == id => Some(why.clone()),
-                _ => None,
-            }
-            // A slideshow goes at any size, but one that holds the article's core is the article
-            // (a gallery page).
-            .or_else(|| {
-                (slideshow == Some(id) && !stats.contains(id, core)).then(|| SLIDESHOW.to_string())
-            })
-            .or_else(|| removal_reason(page, stats, facts, id, core, total, discussion));
+            let reason = doomed
+                .contains(&id)
+                .then(|| doomed_why.to_string())
+                // A slideshow goes at any size, but one that holds the article's core is the article
+                // (a gallery page).
+                .or_else(|| {
+                    (slideshow == Some(id) && !stats.contains(id, core))
+                        .then(|| SLIDESHOW.to_string())
+                })
+                .or_else(|| removal_reason(page, stats, facts, id, core, total, discussion));
             if let Some(reason) = reason {
-                if reason.starts_with("removed: related heading")
-                    && let Some(next) = next_element(dom, id)
-                    && stats.link_density(next) >= 0.3
-                {
-                    doomed = Some((next, "removed: links after a related heading".to_string()));
+                if reason.starts_with("removed: related heading") {
+                    (doomed, doomed_why) =
+                        after_related_heading(page, stats, id, core, chosen_prose);
                 }
                 out.push(Removal {
                     pre: a.pre,
@@ -442,6 +443,103 @@ fn slideshow_in(page: &Page, stats: &Stats, container: NodeId) -> Option<NodeId>
         .take_while(|&n| n != container && stats.contains(container, n))
         .take(SLIDESHOW_LEVELS + 1)
         .find(|&n| holds_media(dom, n))
+}
+
+/// Link density from which the element after a related heading is the heading's links.
+const LINKS_AFTER_HEADING: f32 = 0.3;
+
+/// The reason of the links after a related heading.
+const LINKS_AFTER_RELATED: &str = "removed: links after a related heading";
+
+/// The reason of the teasers after a related heading.
+const TEASERS_AFTER_RELATED: &str = "removed: a teaser of another page, after a related heading";
+
+/// Teasers from which alike boxes after a related heading are its stories.
+const MIN_TEASERS: usize = 2;
+
+/// At most this many words in one teaser: a summary, not a section of the article.
+const MAX_TEASER_WORDS: u32 = 120;
+
+/// What goes with the related heading `heading` (`Related stories`, `More from`), and why:
+/// the element after it when it is dense with links, or the teasers of other pages that follow
+/// it, alike boxes each opening with a linked title (at most an image and one line before it)
+/// above a short summary, side by side after the heading or inside the one box after it. A
+/// story's summary links little, so the box of a few teasers is not link-dense; its titles
+/// say what it is. Nothing holding `core` goes, and teasers holding all the `chosen_prose`
+/// words (the prose of every container chosen) are what was chosen: a box of teasers alone is
+/// judged as a whole (a section front, or the only prose beside a shop's list), not emptied
+/// here.
+fn after_related_heading(
+    page: &Page,
+    stats: &Stats,
+    heading: NodeId,
+    core: NodeId,
+    chosen_prose: u32,
+) -> (Vec<NodeId>, &'static str) {
+    let dom = &page.dom;
+    let Some(next) = next_element(dom, heading) else {
+        return (Vec::new(), "");
+    };
+    let teasers = teasers_after(page, stats, next, core);
+    let teaser_prose: u32 = teasers.iter().map(|&n| stats.get(n).prose_words).sum();
+    if !teasers.is_empty() && teaser_prose < chosen_prose {
+        (teasers, TEASERS_AFTER_RELATED)
+    } else if stats.link_density(next) >= LINKS_AFTER_HEADING {
+        (vec![next], LINKS_AFTER_RELATED)
+    } else {
+        (Vec::new(), "")
+    }
+}
+
+/// The teasers from `first` on, the element after a related heading: alike boxes side by side
+/// (each a teaser, see [`is_teaser_box`]), or the one box that holds them. Empty when fewer
+/// than [`MIN_TEASERS`] follow.
+fn teasers_after(page: &Page, stats: &Stats, first: NodeId, core: NodeId) -> Vec<NodeId> {
+    let dom = &page.dom;
+    let with_text = |n: &NodeId| dom.is_element(*n) && stats.get(*n).blocks > 0;
+    let is_teaser = |n: NodeId| is_teaser_box(page, stats, n, core);
+    let siblings: Vec<NodeId> = std::iter::successors(Some(first), |&n| next_element(dom, n))
+        .filter(with_text)
+        .collect();
+    // One box after the heading holds the teasers; else the teasers close the heading's box:
+    // teasers followed by more text of the box are entries of a section of the article (a
+    // guide's "Recommended courses:" before its next section).
+    let (items, wrapper) = match siblings.as_slice() {
+        &[only] => (dom.children(only).filter(with_text).collect(), Some(only)),
+        _ => (siblings, None),
+    };
+    let all_teasers =
+        items.len() >= MIN_TEASERS && alike(dom, &items) && items.iter().all(|&n| is_teaser(n));
+    match wrapper {
+        _ if !all_teasers => Vec::new(),
+        Some(only) => vec![only],
+        None => items,
+    }
+}
+
+/// True when the elements share their tag: items of one list. (Their classes may differ: a
+/// theme names each post's box by its number, `post-174798 post`.)
+fn alike(dom: &Dom, items: &[NodeId]) -> bool {
+    items
+        .windows(2)
+        .all(|pair| dom.local_name(pair[0]) == dom.local_name(pair[1]))
+}
+
+/// True when `id` is a teaser of another page: at most [`MAX_TEASER_WORDS`], not holding
+/// `core`, with a linked title among its first two lines and some text besides it.
+fn is_teaser_box(page: &Page, stats: &Stats, id: NodeId, core: NodeId) -> bool {
+    let a = stats.get(id);
+    if a.words > MAX_TEASER_WORDS || a.link_words == a.words || stats.contains(id, core) {
+        return false;
+    }
+    let end = (a.end_block as usize).min(page.blocks.len());
+    page.blocks
+        .get(a.first_block as usize..end)
+        .unwrap_or_default()
+        .iter()
+        .filter(|b| b.kind != BlockKind::Image)
+        .take(2)
+        .any(super::is_linked_title_line)
 }
 
 fn next_element(dom: &Dom, id: NodeId) -> Option<NodeId> {

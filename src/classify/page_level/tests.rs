@@ -2534,6 +2534,62 @@ fn kept_teasers_weigh_against_a_grid_as_no_article() {
     assert!(!has(&k, "Post 1:"), "{k:#?}");
 }
 
+/// A story's related box as a blog theme prints it inside the story's own box: a heading, then
+/// teasers side by side, each an image, a linked title, its author and a summary. The summaries
+/// link nothing, so the box is not dense with links; the teasers after the heading go with it,
+/// and say why. A guide's "Recommended courses:" followed by its entries and then more of the
+/// guide is a section of the article, and stays.
+#[test]
+fn teasers_closing_a_related_box_go_with_its_heading() {
+    let teasers: String = (0..3)
+        .map(|n| {
+            format!(
+                "<div class=p{n}><a href=/s{n}><img src=/i{n}.jpg alt=''></a>\
+                 <h4><a href=/s{n}>Council approves the budget {n}</a></h4><div>Carrie Healey</div>\
+                 <p>Summary {n}: the council met for three hours, heard residents on every \
+                 side and agreed to wait for a second study before it votes in the spring.</p>\
+                 </div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><nav>{NAV}</nav><div class=body><h1>Rain ends drought</h1>{}\
+         <div class=more><h4>Related Stories</h4>{teasers}</div></div></body></html>",
+        paragraphs(0..5)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 4 of"), "{k:#?}");
+    assert!(!has(&k, "Summary 0:") && !has(&k, "Summary 2:"), "{k:#?}");
+    assert_eq!(
+        reason_of(&page, &x, "Summary 1:").as_deref(),
+        Some("pith-page: removed: a teaser of another page, after a related heading")
+    );
+
+    let entries: String = (0..2)
+        .map(|n| {
+            format!(
+                "<div><h3><a href=/c{n}>Intensive foundation course {n}</a></h3>\
+                 <p>Course {n} teaches the basics of layout, colour and type over twelve weeks, \
+                 with a tutor who reads every exercise and answers within two days.</p></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><nav>{NAV}</nav><div class=body><h1>The best design courses</h1>{}\
+         <h5>Recommended courses:</h5>{entries}{}</div></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(
+        has(&k, "Course 0 teaches") && has(&k, "Course 1 teaches"),
+        "{k:#?}"
+    );
+    assert!(has(&k, "Paragraph 5 of"), "{k:#?}");
+}
+
 /// A thread of short posts whose boxes no name tells apart: each post's text sits under its
 /// author's linked name and its linked number (`#1`), not under a story's title. The posts are
 /// the page's text, not teasers of a section front.
