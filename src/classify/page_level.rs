@@ -974,22 +974,40 @@ fn comments_span(
 }
 
 /// Marks, one per block of the page, every block that reads as a teaser, kept or not: prose
-/// right under a linked title (images between do not count). [`is_teaser_page`] asks it of
-/// the blocks kept.
+/// right under a linked title, or under one short line below it (its author, its date, its
+/// section); images between do not count. [`is_teaser_page`] asks it of the blocks kept.
 fn teasers(page: &Page) -> impl Iterator<Item = bool> + '_ {
     // A teaser sits under its story's linked title; a post's paragraph sits under its author's
     // linked name or its number (`#1`), which link too, in a heading or not. A front whose
     // titles are a word or two is not told from a thread: it keeps its summaries, which a
     // reader can use, rather than go blank.
     let mut previous: Option<&Block> = None;
+    let mut title_above_previous = false;
     page.blocks.iter().map(move |block| {
         if block.kind == BlockKind::Image {
             return false;
         }
-        let teaser = stats::is_prose(block) && previous.is_some_and(is_linked_title_line);
+        let title_above = previous.is_some_and(is_linked_title_line);
+        let teaser = stats::is_prose(block)
+            && (title_above || (title_above_previous && previous.is_some_and(is_teaser_line)));
+        title_above_previous = title_above;
         previous = Some(block);
         teaser
     })
+}
+
+/// At most this many words in the line between a teaser's title and its summary.
+const TEASER_LINE_WORDS: u32 = 6;
+
+/// True when `block` can stand between a teaser's linked title and its summary: a short line
+/// of its own text that is no prose (`Carrie Healey`, `March 3, 2025`). A line of links there
+/// is more likely a listing's own row (`12 points by dang | 40 comments`), and a heading the
+/// title of the next entry, under the last line of links of the one before.
+fn is_teaser_line(block: &Block) -> bool {
+    block.words <= TEASER_LINE_WORDS
+        && !matches!(block.kind, BlockKind::Heading(_))
+        && !stats::is_prose(block)
+        && block.link_words * 2 <= block.words
 }
 
 /// Words of the teasers (see [`teasers`]) that `labels` keep as content.

@@ -2433,12 +2433,13 @@ fn a_front_of_linked_titles_over_summaries_is_no_article() {
 }
 
 /// A shop's list of `cards` and, after it, a related-stories box of `stories` linked titles
-/// over summaries: the page's only prose.
-fn shop_with_related_stories(cards: &str, stories: usize) -> String {
+/// over summaries, with `byline` between them: the page's only prose.
+fn shop_with_related_stories(cards: &str, stories: usize, byline: &str) -> String {
     let stories: String = (0..stories)
         .map(|n| {
             format!(
-                "<div><h3><a href=/story/{n}>Council approves the budget {n}</a></h3>{}</div>",
+                "<div><h3><a href=/story/{n}>Council approves the budget {n}</a></h3>{byline}{}\
+                 </div>",
                 short_prose(n)
             )
         })
@@ -2458,7 +2459,7 @@ fn shop_with_related_stories(cards: &str, stories: usize) -> String {
 /// follows its teasers.
 #[test]
 fn a_grid_beside_a_related_stories_box_is_kept_when_the_teasers_are_not() {
-    let html = shop_with_related_stories(&shoe_cards(), 3);
+    let html = shop_with_related_stories(&shoe_cards(), 3, "");
     let (page, x) = run(&html);
     let k = kept(&page, &x);
     assert!(has(&k, "Trail runner model 7"), "{k:#?}");
@@ -2513,6 +2514,45 @@ fn a_grid_beside_a_related_stories_box_is_kept_when_the_teasers_are_not() {
     assert!(kept(&page, &x).is_empty(), "{:#?}", kept(&page, &x));
 }
 
+/// A teaser may carry a line between its title and its summary: its author, its date. The
+/// related-stories box after a shop's list is still a box of teasers, and the list is kept.
+/// A line of links there is no author's line: a listing's row under its title says what it
+/// links, and the prose under it is no teaser.
+#[test]
+fn a_teasers_author_line_leaves_it_a_teaser() {
+    let html = shop_with_related_stories(&shoe_cards(), 3, "<div>Carrie Healey</div>");
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Trail runner model 7"), "{k:#?}");
+    assert!(!has(&k, "Post 1:"), "{k:#?}");
+
+    let linked = "<div><a href=/u/1>dang</a> <a href=/i/1>2 hours ago</a> | <a href=/h/1>hide</a>\
+                  </div>";
+    let html = shop_with_related_stories(&shoe_cards(), 3, linked);
+    let (page, x) = run(&html);
+    assert!(has(&kept(&page, &x), "Post 1:"), "{:#?}", kept(&page, &x));
+
+    // A list of trails, each a heading, a line of facts and a link to its map, beside the
+    // related stories: under the link closing one entry stands the next entry's heading, not
+    // a teaser's author, and the trails are the page's.
+    let trails: String = (0..8)
+        .map(|n| {
+            format!(
+                "<li class=t><h2>Trail park {n}</h2><div>Trail {n} is rated for beginners, \
+                 runs five miles through pine woods, and has a steward.</div>\
+                 <div><a href=/map/{n}>View the trail map</a></div></li>"
+            )
+        })
+        .collect();
+    let html = shop_with_related_stories(&trails, 3, "");
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(
+        has(&k, "Trail 1 is rated") && has(&k, "Trail 7 is rated"),
+        "{k:#?}"
+    );
+}
+
 /// A related-stories box too long for a front of teasers, on a shop's page whose long list of
 /// short lines holds no prose: the box is chosen, but teasers are a list of other pages, not an
 /// article, and the shop's list, more than twice their words (not four times, as beside an
@@ -2527,7 +2567,7 @@ fn kept_teasers_weigh_against_a_grid_as_no_article() {
             )
         })
         .collect();
-    let html = shop_with_related_stories(&cards, 6);
+    let html = shop_with_related_stories(&cards, 6, "");
     let (page, x) = run(&html);
     let k = kept(&page, &x);
     assert!(has(&k, "Trail runner model 27 in blue"), "{k:#?}");

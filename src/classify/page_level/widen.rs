@@ -100,12 +100,14 @@ struct PageProse {
 /// name places it ([`names_the_page_footer`]) or an offer to subscribe beside the first choice
 /// ([`is_an_offer_beside`]; nor, when `strict`, in a comment, a sidebar or one of many alike
 /// items with bylines), and the page's total of them. `first` and `containers` are
-/// the first extraction's.
+/// the first extraction's; `teaser_page` says it found a section front of teasers, whose
+/// teasers (all that [`super::teasers`] marks) were judged already.
 fn prose_per_node(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     strict: bool,
+    teaser_page: bool,
     first: &[Label],
     containers: &[NodeId],
 ) -> PageProse {
@@ -118,11 +120,14 @@ fn prose_per_node(
     let mut kept_in_footer = 0;
     let mut total = 0;
     let mut previous: Option<&crate::page::Block> = None;
-    for (block, label) in page.blocks.iter().zip(first) {
+    for ((block, label), marked) in page.blocks.iter().zip(first).zip(super::teasers(page)) {
         // A summary right under a linked headline, or a list entry that links its own headline,
         // is a teaser of another page: when an article was found, teasers around it are no
-        // reason to widen.
-        let teaser = previous.is_some_and(|p| p.words > 0 && p.link_density() >= 0.8)
+        // reason to widen. On a section front, so is every teaser its verdict judged (one under
+        // its author's line too). Elsewhere that looser reading would pass over a manual's
+        // paragraphs under a linked term and the line naming it.
+        let teaser = (teaser_page && marked)
+            || previous.is_some_and(|p| p.words > 0 && p.link_density() >= 0.8)
             || (block.kind == BlockKind::ListItem
                 && block.link_words >= super::grid::TITLE_LINK_WORDS);
         if block.kind != BlockKind::Image {
@@ -326,7 +331,7 @@ pub(super) fn starved(
         per_node,
         total,
         kept_in_footer,
-    } = prose_per_node(page, stats, facts, strict, labels, containers);
+    } = prose_per_node(page, stats, facts, strict, teaser_page, labels, containers);
     // Prose kept in the page's footer (its fine print, chosen for want of an article) is not the
     // page's prose, and was not kept as such: weighed on one side only, it would hide that the
     // article went unkept.
