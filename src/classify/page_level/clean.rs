@@ -49,8 +49,17 @@ const RELATED_OPENINGS: &[&str] = &[
     "more stories",
     "recommended",
     "see also",
-    "you may also like",
-    "you might also like",
+    "you may also",
+    "you might also",
+    "read next",
+    "more like this",
+    "don't miss",
+    "don\u{2019}t miss",
+    "editor's picks",
+    "editors' picks",
+    "most viewed",
+    "keep reading",
+    "what to read next",
     "most popular",
     "most read",
     "trending",
@@ -871,6 +880,12 @@ mod tests {
         assert!(opens_related("Read more:"));
         assert!(!opens_related("Relatedness of genes"));
         assert!(!opens_related("Tagsmith"));
+        assert!(opens_related("You may also be interested in:"));
+        assert!(opens_related("What to read next..."));
+        assert!(opens_related("DON'T MISS"));
+        assert!(opens_related("Don\u{2019}t miss"));
+        // A wire story's own last section names the teams' next games.
+        assert!(!opens_related("UP NEXT"));
     }
 
     /// The blocks of `text`, each in a paragraph of its own.
