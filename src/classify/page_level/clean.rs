@@ -505,25 +505,36 @@ fn after_related_heading(
 /// than [`MIN_TEASERS`] follow.
 fn teasers_after(page: &Page, stats: &Stats, first: NodeId, core: NodeId) -> Vec<NodeId> {
     let dom = &page.dom;
-    let with_text = |n: &NodeId| dom.is_element(*n) && stats.get(*n).blocks > 0;
-    let is_teaser = |n: NodeId| is_teaser_box(page, stats, n, core);
     let siblings: Vec<NodeId> = std::iter::successors(Some(first), |&n| next_element(dom, n))
-        .filter(with_text)
+        .filter(|&n| stats.get(n).blocks > 0)
         .collect();
     // One box after the heading holds the teasers; else the teasers close the heading's box:
     // teasers followed by more text of the box are entries of a section of the article (a
     // guide's "Recommended courses:" before its next section).
-    let (items, wrapper) = match siblings.as_slice() {
-        &[only] => (dom.children(only).filter(with_text).collect(), Some(only)),
-        _ => (siblings, None),
-    };
-    let all_teasers =
-        items.len() >= MIN_TEASERS && alike(dom, &items) && items.iter().all(|&n| is_teaser(n));
-    match wrapper {
-        _ if !all_teasers => Vec::new(),
-        Some(only) => vec![only],
-        None => items,
+    match siblings.as_slice() {
+        &[only] if holds_only_teasers(page, stats, only, core) => vec![only],
+        [_, _, ..] if all_teasers(page, stats, &siblings, core) => siblings,
+        _ => Vec::new(),
     }
+}
+
+/// True when the boxes with text inside `id` are teasers of other pages (see
+/// [`all_teasers`]): a list of related stories, which no box holding `core` is.
+pub(super) fn holds_only_teasers(page: &Page, stats: &Stats, id: NodeId, core: NodeId) -> bool {
+    let dom = &page.dom;
+    let items: Vec<NodeId> = dom
+        .children(id)
+        .filter(|&n| dom.is_element(n) && stats.get(n).blocks > 0)
+        .collect();
+    all_teasers(page, stats, &items, core)
+}
+
+/// True when `items` are at least [`MIN_TEASERS`] alike boxes, each a teaser of another page
+/// (see [`is_teaser_box`]).
+fn all_teasers(page: &Page, stats: &Stats, items: &[NodeId], core: NodeId) -> bool {
+    items.len() >= MIN_TEASERS
+        && alike(&page.dom, items)
+        && items.iter().all(|&n| is_teaser_box(page, stats, n, core))
 }
 
 /// True when the elements share their tag: items of one list. (Their classes may differ: a

@@ -856,7 +856,7 @@ pub(super) fn is_page_wrapper(dom: &Dom, id: NodeId) -> bool {
 }
 
 /// Siblings of `main` that belong with it: a score near its own (more so with the same class),
-/// or a paragraph of long, low-link text.
+/// or a paragraph of long, low-link text; never a box of teasers of other pages.
 fn siblings(
     page: &Page,
     stats: &Stats,
@@ -885,6 +885,11 @@ fn siblings(
         let a = stats.get(sibling);
         let damped = scores.damped.get(sibling as usize).copied().unwrap_or(0.0);
         if a.blocks == 0 || facts.hint(sibling).is_negative() || damped > 0.5 {
+            continue;
+        }
+        // A box of teasers beside the article scores for its summaries' prose: it is the
+        // related stories, not a part of the article.
+        if super::clean::holds_only_teasers(page, stats, sibling, main) {
             continue;
         }
         let mut bonus = 0.0;

@@ -2630,6 +2630,33 @@ fn teasers_closing_a_related_box_go_with_its_heading() {
     assert!(has(&k, "Paragraph 5 of"), "{k:#?}");
 }
 
+/// Related stories printed right after the story's box, with no heading: teasers whose
+/// summaries score as prose beside the story. They are other pages, and the box holding them
+/// is not taken along with the story as its sibling.
+#[test]
+fn a_box_of_teasers_beside_the_story_is_not_its_sibling() {
+    let teasers: String = (0..3)
+        .map(|n| {
+            format!(
+                "<div class=p{n}><h4><a href=/s{n}>Council approves the budget {n}</a></h4>\
+                 <div>Carrie Healey</div><p>Summary {n}: the council met for three hours, heard \
+                 residents on every side, and agreed to wait for a second study of the traffic \
+                 before it votes on the new plan in the spring, when more of them can come.</p>\
+                 </div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><nav>{NAV}</nav><div class=page><div class=story><h1>Rain ends drought</h1>\
+         {}</div><div class=more>{teasers}</div></div></body></html>",
+        paragraphs(0..4)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 3 of"), "{k:#?}");
+    assert!(!has(&k, "Summary 1:"), "{k:#?}");
+}
+
 /// A thread of short posts whose boxes no name tells apart: each post's text sits under its
 /// author's linked name and its linked number (`#1`), not under a story's title. The posts are
 /// the page's text, not teasers of a section front.
