@@ -2574,6 +2574,22 @@ fn kept_teasers_weigh_against_a_grid_as_no_article() {
     assert!(!has(&k, "Post 1:"), "{k:#?}");
 }
 
+/// `count` related stories as a blog theme prints them: each an image, a linked title, its
+/// author's name and a summary that links nothing, in a box whose class carries its number.
+fn related_teasers(count: usize) -> String {
+    (0..count)
+        .map(|n| {
+            format!(
+                "<div class=p{n}><a href=/s{n}><img src=/i{n}.jpg alt=''></a>\
+                 <h4><a href=/s{n}>Council approves the budget {n}</a></h4><div>Carrie Healey</div>\
+                 <p>Summary {n}: the council met for three hours, heard residents on every side, \
+                 and agreed to wait for a second study of the traffic before it votes on the new \
+                 plan in the spring, when more of them can come.</p></div>"
+            )
+        })
+        .collect()
+}
+
 /// A story's related box as a blog theme prints it inside the story's own box: a heading, then
 /// teasers side by side, each an image, a linked title, its author and a summary. The summaries
 /// link nothing, so the box is not dense with links; the teasers after the heading go with it,
@@ -2581,17 +2597,7 @@ fn kept_teasers_weigh_against_a_grid_as_no_article() {
 /// guide is a section of the article, and stays.
 #[test]
 fn teasers_closing_a_related_box_go_with_its_heading() {
-    let teasers: String = (0..3)
-        .map(|n| {
-            format!(
-                "<div class=p{n}><a href=/s{n}><img src=/i{n}.jpg alt=''></a>\
-                 <h4><a href=/s{n}>Council approves the budget {n}</a></h4><div>Carrie Healey</div>\
-                 <p>Summary {n}: the council met for three hours, heard residents on every \
-                 side and agreed to wait for a second study before it votes in the spring.</p>\
-                 </div>"
-            )
-        })
-        .collect();
+    let teasers = related_teasers(3);
     let html = format!(
         "<html><body><nav>{NAV}</nav><div class=body><h1>Rain ends drought</h1>{}\
          <div class=more><h4>Related Stories</h4>{teasers}</div></div></body></html>",
@@ -2635,17 +2641,7 @@ fn teasers_closing_a_related_box_go_with_its_heading() {
 /// is not taken along with the story as its sibling.
 #[test]
 fn a_box_of_teasers_beside_the_story_is_not_its_sibling() {
-    let teasers: String = (0..3)
-        .map(|n| {
-            format!(
-                "<div class=p{n}><h4><a href=/s{n}>Council approves the budget {n}</a></h4>\
-                 <div>Carrie Healey</div><p>Summary {n}: the council met for three hours, heard \
-                 residents on every side, and agreed to wait for a second study of the traffic \
-                 before it votes on the new plan in the spring, when more of them can come.</p>\
-                 </div>"
-            )
-        })
-        .collect();
+    let teasers = related_teasers(3);
     let html = format!(
         "<html><body><nav>{NAV}</nav><div class=page><div class=story><h1>Rain ends drought</h1>\
          {}</div><div class=more>{teasers}</div></div></body></html>",
