@@ -54,11 +54,11 @@ const RELATED_OPENINGS: &[&str] = &[
     "read next",
     "more like this",
     "don't miss",
-    "don\u{2019}t miss",
     "editor's picks",
     "editors' picks",
     "most viewed",
     "keep reading",
+    "read next",
     "what to read next",
     "most popular",
     "most read",
@@ -266,9 +266,10 @@ fn is_field_value(after: &str) -> bool {
     value.chars().any(char::is_alphabetic) && !counted
 }
 
-/// True when `text` opens like the heading of a related-links box.
+/// True when `text` opens like the heading of a related-links box. A typographic apostrophe
+/// (`Don’t miss`, `Editor’s picks`) reads as the plain one the openings are written with.
 fn opens_related(text: &str) -> bool {
-    let lower = text.trim().to_lowercase();
+    let lower = text.trim().to_lowercase().replace('\u{2019}', "'");
     RELATED_OPENINGS
         .iter()
         .any(|o| after_opening(&lower, o).is_some())
@@ -311,8 +312,11 @@ pub(super) fn clean_before(
     // Disjoint boxes: the prose of the article as chosen.
     let chosen_prose: u32 = containers.iter().map(|&c| stats.get(c).prose_words).sum();
     for &container in containers {
-        // The elements after a related-links heading that are its links go with the heading.
+        // The elements after a related-links heading that are its links go with the heading:
+        // siblings in document order, met one after another by the walk (`next_doomed` is the
+        // first not yet met), so no element is compared with more than one.
         let mut doomed: Vec<NodeId> = Vec::new();
+        let mut next_doomed = 0;
         let mut doomed_why = "";
         let total = stats.get(container).words;
         let slideshow = slideshow_in(page, stats, container);
@@ -327,8 +331,16 @@ pub(super) fn clean_before(
                 walk.skip_children();
                 continue;
             }
-            let reason = doomed
-                .contains(&id)
+            // A doomed sibling inside a box removed before it is passed over unmet.
+            while doomed
+                .get(next_doomed)
+                .is_some_and(|&d| stats.get(d).pre < a.pre)
+            {
+                next_doomed += 1;
+            }
+            let is_doomed = doomed.get(next_doomed) == Some(&id);
+            next_doomed += usize::from(is_doomed);
+            let reason = is_doomed
                 .then(|| doomed_why.to_string())
                 // A slideshow goes at any size, but one that holds the article's core is the article
                 // (a gallery page).
@@ -340,7 +352,8 @@ pub(super) fn clean_before(
             if let Some(reason) = reason {
                 if reason.starts_with("removed: related heading") {
                     (doomed, doomed_why) =
-                        after_related_heading(page, stats, id, core, chosen_prose);
+                        after_related_heading(page, stats, facts, id, core, chosen_prose);
+                    next_doomed = 0;
                 }
                 out.push(Removal {
                     pre: a.pre,
@@ -471,16 +484,16 @@ const MAX_TEASER_WORDS: u32 = 120;
 
 /// What goes with the related heading `heading` (`Related stories`, `More from`), and why:
 /// the element after it when it is dense with links, or the teasers of other pages that follow
-/// it, alike boxes each opening with a linked title (at most an image and one line before it)
-/// above a short summary, side by side after the heading or inside the one box after it. A
-/// story's summary links little, so the box of a few teasers is not link-dense; its titles
-/// say what it is. Nothing holding `core` goes, and teasers holding all the `chosen_prose`
-/// words (the prose of every container chosen) are what was chosen: a box of teasers alone is
-/// judged as a whole (a section front, or the only prose beside a shop's list), not emptied
-/// here.
+/// it (see [`is_teaser_box`]), boxes of one tag side by side after the heading or inside the
+/// one box after it. A story's summary links little, so the box of a few teasers is not
+/// link-dense; its titles say what it is. Nothing holding `core` goes, and teasers holding all
+/// the `chosen_prose` words (the prose of every container chosen) are what was chosen: a box of
+/// teasers alone is judged as a whole (a section front, or the only prose beside a shop's
+/// list), not emptied here.
 fn after_related_heading(
     page: &Page,
     stats: &Stats,
+    facts: &mut NodeFacts<'_>,
     heading: NodeId,
     core: NodeId,
     chosen_prose: u32,
@@ -489,7 +502,7 @@ fn after_related_heading(
     let Some(next) = next_element(dom, heading) else {
         return (Vec::new(), "");
     };
-    let teasers = teasers_after(page, stats, next, core);
+    let teasers = teasers_after(page, stats, facts, next, core);
     let teaser_prose: u32 = teasers.iter().map(|&n| stats.get(n).prose_words).sum();
     if !teasers.is_empty() && teaser_prose < chosen_prose {
         (teasers, TEASERS_AFTER_RELATED)
@@ -500,66 +513,111 @@ fn after_related_heading(
     }
 }
 
-/// The teasers from `first` on, the element after a related heading: alike boxes side by side
-/// (each a teaser, see [`is_teaser_box`]), or the one box that holds them. Empty when fewer
-/// than [`MIN_TEASERS`] follow.
-fn teasers_after(page: &Page, stats: &Stats, first: NodeId, core: NodeId) -> Vec<NodeId> {
+/// The teasers from `first` on, the element after a related heading: boxes of one tag side by
+/// side, each a teaser ([`is_teaser_box`]), or the one box that holds them. Empty when fewer
+/// than [`MIN_TEASERS`] follow, or when something else follows them in the heading's box.
+fn teasers_after(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    first: NodeId,
+    core: NodeId,
+) -> Vec<NodeId> {
     let dom = &page.dom;
-    let siblings: Vec<NodeId> = std::iter::successors(Some(first), |&n| next_element(dom, n))
+    let mut siblings = std::iter::successors(Some(first), |&n| next_element(dom, n))
         .filter(|&n| stats.get(n).blocks > 0)
-        .collect();
-    // One box after the heading holds the teasers; else the teasers close the heading's box:
-    // teasers followed by more text of the box are entries of a section of the article (a
-    // guide's "Recommended courses:" before its next section).
-    match siblings.as_slice() {
-        &[only] if holds_only_teasers(page, stats, only, core) => vec![only],
-        [_, _, ..] if all_teasers(page, stats, &siblings, core) => siblings,
-        _ => Vec::new(),
+        .peekable();
+    let Some(&head) = siblings.peek() else {
+        return Vec::new();
+    };
+    // One box after the heading: its boxes are the teasers.
+    if siblings.clone().nth(1).is_none() {
+        return if holds_only_teasers(page, stats, facts, head, core) {
+            vec![head]
+        } else {
+            Vec::new()
+        };
     }
+    // The teasers close the heading's box: teasers followed by more text of the box are entries
+    // of a section of the article (a guide's "Recommended courses:" before its next section).
+    run_of_teasers(page, stats, facts, siblings, core).unwrap_or_default()
 }
 
 /// True when the boxes with text inside `id` are teasers of other pages (see
-/// [`all_teasers`]): a list of related stories, which no box holding `core` is.
-pub(super) fn holds_only_teasers(page: &Page, stats: &Stats, id: NodeId, core: NodeId) -> bool {
+/// [`run_of_teasers`]) and `id` does not hold `core`: a list of related stories. (The article's
+/// own box may hold entries that read as teasers, a guide's recommended books.)
+pub(super) fn holds_only_teasers(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    id: NodeId,
+    core: NodeId,
+) -> bool {
     let dom = &page.dom;
-    let items: Vec<NodeId> = dom
-        .children(id)
-        .filter(|&n| dom.is_element(n) && stats.get(n).blocks > 0)
-        .collect();
-    all_teasers(page, stats, &items, core)
+    !stats.contains(id, core)
+        && run_of_teasers(
+            page,
+            stats,
+            facts,
+            dom.children(id)
+                .filter(|&n| dom.is_element(n) && stats.get(n).blocks > 0),
+            core,
+        )
+        .is_some()
 }
 
-/// True when `items` are at least [`MIN_TEASERS`] alike boxes, each a teaser of another page
-/// (see [`is_teaser_box`]).
-fn all_teasers(page: &Page, stats: &Stats, items: &[NodeId], core: NodeId) -> bool {
-    items.len() >= MIN_TEASERS
-        && alike(&page.dom, items)
-        && items.iter().all(|&n| is_teaser_box(page, stats, n, core))
+/// `items`, when there are at least [`MIN_TEASERS`] of them, all of one tag and each a teaser of
+/// another page ([`is_teaser_box`]). Read lazily, and given up at the first that is not: a
+/// hostile page's thousands of boxes cost one pass.
+fn run_of_teasers(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    items: impl Iterator<Item = NodeId>,
+    core: NodeId,
+) -> Option<Vec<NodeId>> {
+    let dom = &page.dom;
+    let mut run: Vec<NodeId> = Vec::new();
+    for item in items {
+        // One tag: items of one list. (Their classes may differ: a theme names each post's box
+        // by its number, `post-174798 post`.)
+        let same_tag = run
+            .first()
+            .is_none_or(|&f| dom.local_name(f) == dom.local_name(item));
+        if !same_tag || !is_teaser_box(page, stats, facts, item, core) {
+            return None;
+        }
+        run.push(item);
+    }
+    (run.len() >= MIN_TEASERS).then_some(run)
 }
 
-/// True when the elements share their tag: items of one list. (Their classes may differ: a
-/// theme names each post's box by its number, `post-174798 post`.)
-fn alike(dom: &Dom, items: &[NodeId]) -> bool {
-    items
-        .windows(2)
-        .all(|pair| dom.local_name(pair[0]) == dom.local_name(pair[1]))
-}
-
-/// True when `id` is a teaser of another page: at most [`MAX_TEASER_WORDS`], not holding
-/// `core`, with a linked title among its first two lines and some text besides it.
-fn is_teaser_box(page: &Page, stats: &Stats, id: NodeId, core: NodeId) -> bool {
+/// True when `id` is a teaser of another page of the site: at most [`MAX_TEASER_WORDS`], not
+/// holding `core`, with a linked title among its first two lines of text (images before it do
+/// not count). Its links do not lead mostly to other owners'
+/// sites: entries that do are a reading list citing elsewhere, the article's own text, where
+/// related stories lead around the site itself.
+fn is_teaser_box(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    id: NodeId,
+    core: NodeId,
+) -> bool {
     let a = stats.get(id);
-    if a.words > MAX_TEASER_WORDS || a.link_words == a.words || stats.contains(id, core) {
+    if a.words > MAX_TEASER_WORDS || stats.contains(id, core) {
         return false;
     }
     let end = (a.end_block as usize).min(page.blocks.len());
-    page.blocks
+    let titled = page
+        .blocks
         .get(a.first_block as usize..end)
         .unwrap_or_default()
         .iter()
         .filter(|b| b.kind != BlockKind::Image)
         .take(2)
-        .any(super::is_linked_title_line)
+        .any(super::is_linked_title_line);
+    titled && !facts.box_leads_elsewhere(page, id)
 }
 
 fn next_element(dom: &Dom, id: NodeId) -> Option<NodeId> {
@@ -826,6 +884,42 @@ mod tests {
         assert!(slideshow_removed(&mut facts, intro));
     }
 
+    /// The one box after a related heading that holds teasers is the related stories, unless it
+    /// is the article's core: a guide's recommended entries, the densest of its prose, stay.
+    /// (A box dense with links after the heading goes, as before the teasers were read: where
+    /// it is the core, it is a related box chosen for want of other prose, and the steps after
+    /// the cleaning judge the page without it.)
+    #[test]
+    fn a_related_headings_box_that_is_the_core_stays() {
+        let entry = |n: usize| {
+            format!(
+                "<div><h4><a href=/book/{n}>The history of the city budget {n}</a></h4><p>Book \
+                 {n} follows the council through ten years of votes, with the minutes, the \
+                 letters and the people who wrote them, in the order they came.</p></div>"
+            )
+        };
+        let entries: String = (0..3).map(entry).collect();
+        let html = format!(
+            "<html><body><div id=a><h1>Books on the budget</h1><p id=p>Our picks for the \
+             winter, chosen by the editors, each a careful history of the votes and the people \
+             who cast them, with commas and clauses.</p><h3>Recommended books</h3><div id=c>{entries}</div></div>\
+             </body></html>"
+        );
+        let page = crate::page::page_from_html(&html, None);
+        let stats = Stats::compute(&page);
+        let mut facts = NodeFacts::new(&page.dom);
+        let id = |name: &str| page.dom.element_with_id(name).expect("the page has it");
+        let (article, entries, intro) = (id("a"), id("c"), id("p"));
+        let removes_entries = |facts: &mut NodeFacts<'_>, core: NodeId| {
+            let at = stats.get(entries).pre;
+            clean(&page, &stats, facts, &[article], core)
+                .iter()
+                .any(|r| r.pre <= at && at < r.end)
+        };
+        assert!(!removes_entries(&mut facts, entries));
+        assert!(removes_entries(&mut facts, intro));
+    }
+
     #[test]
     fn media_are_images_and_frames_not_declared_icon_sized() {
         let holds = |inner: &str| {
@@ -895,6 +989,10 @@ mod tests {
         assert!(opens_related("What to read next..."));
         assert!(opens_related("DON'T MISS"));
         assert!(opens_related("Don\u{2019}t miss"));
+        assert!(opens_related("Editor\u{2019}s picks"));
+        for opening in ["Read next", "More like this", "Most viewed", "Keep reading"] {
+            assert!(opens_related(opening), "{opening}");
+        }
         // A wire story's own last section names the teams' next games.
         assert!(!opens_related("UP NEXT"));
     }

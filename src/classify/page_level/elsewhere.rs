@@ -37,6 +37,29 @@ pub(super) struct ElsewhereCache {
     lists: FxHashMap<NodeId, bool>,
 }
 
+impl ElsewhereCache {
+    /// Where the page stands and its site's owner, read the first time it is asked.
+    fn place(&mut self, page: &Page) -> Option<&(url::Url, String)> {
+        self.place
+            .get_or_insert_with(|| {
+                let url = unarchived(page.own_url()?);
+                let owner = urlkey::owner(url.host_str()?);
+                Some((url, owner))
+            })
+            .as_ref()
+    }
+}
+
+/// True when the links inside `id` lead mostly to sites of other owners than the page's (see
+/// [`links_lead_elsewhere`]): a reading list's entries, which cite elsewhere, rather than
+/// related stories, which lead around the site itself. A page that says nowhere where it
+/// stands leads nowhere.
+pub(super) fn box_leads_elsewhere(page: &Page, cache: &mut ElsewhereCache, id: NodeId) -> bool {
+    cache
+        .place(page)
+        .is_some_and(|(url, owner)| links_lead_elsewhere(page, id, url, owner))
+}
+
 /// True when `id` is a list, or a list item's line (the item, or a node up to
 /// [`ITEM_DEPTH`] levels inside one), whose list leads elsewhere ([`leads_elsewhere`]).
 pub(super) fn in_list_leading_elsewhere(
@@ -68,16 +91,8 @@ fn leads_elsewhere(page: &Page, stats: &Stats, cache: &mut ElsewhereCache, list:
         return known;
     }
     // Where the page stands is read only for a list whose entries could cite elsewhere.
-    let answer = is_list_of_linked_entries(page, stats, list)
-        && cache
-            .place
-            .get_or_insert_with(|| {
-                let url = unarchived(page.own_url()?);
-                let owner = urlkey::owner(url.host_str()?);
-                Some((url, owner))
-            })
-            .as_ref()
-            .is_some_and(|(url, owner)| links_lead_elsewhere(page, list, url, owner));
+    let answer =
+        is_list_of_linked_entries(page, stats, list) && box_leads_elsewhere(page, cache, list);
     cache.lists.insert(list, answer);
     answer
 }
@@ -97,8 +112,8 @@ fn is_list_of_linked_entries(page: &Page, stats: &Stats, list: NodeId) -> bool {
     items.peek().is_some() && items.all(|item| dom.descendants(item).any(|n| dom.is_hyperlink(n)))
 }
 
-/// True when at least [`ELSEWHERE_THIRDS`] in three of the links in `list` lead to a site of
-/// another owner than `own`'s, the page standing at `url`.
+/// True when at least [`ELSEWHERE_THIRDS`] in three of the links in `list` (a list, or any
+/// box) lead to a site of another owner than `own`'s, the page standing at `url`.
 fn links_lead_elsewhere(page: &Page, list: NodeId, url: &url::Url, own: &str) -> bool {
     let dom = &page.dom;
     let hrefs: Vec<&str> = dom

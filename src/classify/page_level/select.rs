@@ -93,6 +93,12 @@ impl<'a> NodeFacts<'a> {
         }
     }
 
+    /// True when the links inside `id` lead mostly to other owners' sites
+    /// ([`super::elsewhere::box_leads_elsewhere`]).
+    pub fn box_leads_elsewhere(&mut self, page: &Page, id: NodeId) -> bool {
+        super::elsewhere::box_leads_elsewhere(page, &mut self.elsewhere, id)
+    }
+
     /// True when `id` is a list, or a line of one, that leads to other sites
     /// ([`super::elsewhere::in_list_leading_elsewhere`]).
     pub fn in_list_leading_elsewhere(&mut self, page: &Page, stats: &Stats, id: NodeId) -> bool {
@@ -889,7 +895,7 @@ fn siblings(
         }
         // A box of teasers beside the article scores for its summaries' prose: it is the
         // related stories, not a part of the article.
-        if super::clean::holds_only_teasers(page, stats, sibling, main) {
+        if super::clean::holds_only_teasers(page, stats, facts, sibling, main) {
             continue;
         }
         let mut bonus = 0.0;

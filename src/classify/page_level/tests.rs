@@ -2636,6 +2636,92 @@ fn teasers_closing_a_related_box_go_with_its_heading() {
     assert!(has(&k, "Paragraph 5 of"), "{k:#?}");
 }
 
+/// The story's related box with its teasers wrapped in one list box after the heading, which
+/// their summaries keep from being dense with links: the box goes with its heading. Boxes too
+/// long for teasers (a section of 120 words or more each) stay.
+#[test]
+fn a_related_headings_box_of_teasers_goes_and_long_sections_stay() {
+    let story = |boxes: &str| {
+        format!(
+            "<html><body><nav>{NAV}</nav><div class=body><h1>Rain ends drought</h1>{}\
+             <div class=more><h4>Related Stories</h4>{boxes}</div></div></body></html>",
+            paragraphs(0..10)
+        )
+    };
+    let (page, x) = run(&story(&format!(
+        "<div class=list>{}</div>",
+        related_teasers(3)
+    )));
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 9 of"), "{k:#?}");
+    assert!(!has(&k, "Summary 1:"), "{k:#?}");
+
+    let sections: String = (0..3)
+        .map(|n| {
+            format!(
+                "<div><h4><a href=/s{n}>Council approves the budget {n}</a></h4>{}</div>",
+                paragraphs(10 + 5 * n..15 + 5 * n)
+            )
+        })
+        .collect();
+    let (page, x) = run(&story(&sections));
+    let k = kept(&page, &x);
+    assert!(
+        has(&k, "Paragraph 11 of") && has(&k, "Paragraph 24 of"),
+        "{k:#?}"
+    );
+}
+
+/// Entries after a heading that opens like a related box are the article's own when they are
+/// its core (a guide's two recommended books, the densest box of its prose), or when their
+/// links lead to other owners' sites (a reading list citing elsewhere, where related stories
+/// lead around the site itself).
+#[test]
+fn recommended_entries_of_the_article_stay_after_a_related_heading() {
+    let books = |site: &str| -> String {
+        (0..3)
+            .map(|n| {
+                format!(
+                    "<div><h4><a href={site}/book/{n}>The history of the city budget {n}</a></h4>\
+                     <p>Book {n} follows the council through ten years of votes, with the \
+                     minutes, the letters and the people who wrote them.</p></div>"
+                )
+            })
+            .collect()
+    };
+    let html = format!(
+        "<html><body><nav>{NAV}</nav><div class=body><h1>Rain ends drought</h1>{}\
+         <h3>Recommended reading</h3>{}</div></body></html>",
+        paragraphs(0..3),
+        books("https://www.bookshop.org")
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(
+        has(&k, "Book 0 follows") && has(&k, "Book 2 follows"),
+        "{k:#?}"
+    );
+
+    let long_books: String = (0..2)
+        .map(|n| {
+            format!(
+                "<div><h4><a href=/book/{n}>The history of the city budget {n}</a></h4>{}</div>",
+                paragraphs(20 + 3 * n..23 + 3 * n)
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><nav>{NAV}</nav><h1>Two books on the budget</h1><p>Our picks.</p>\
+         <h3>Recommended books</h3><div class=picks>{long_books}</div></body></html>"
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(
+        has(&k, "Paragraph 20 of") && has(&k, "Paragraph 25 of"),
+        "{k:#?}"
+    );
+}
+
 /// Related stories printed right after the story's box, with no heading: teasers whose
 /// summaries score as prose beside the story. They are other pages, and the box holding them
 /// is not taken along with the story as its sibling.

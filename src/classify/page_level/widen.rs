@@ -120,13 +120,19 @@ fn prose_per_node(
     let mut kept_in_footer = 0;
     let mut total = 0;
     let mut previous: Option<&crate::page::Block> = None;
-    for ((block, label), marked) in page.blocks.iter().zip(first).zip(super::teasers(page)) {
+    // The teasers' marks are read only on a section front, the one page that uses them.
+    let teaser_marks: Box<dyn Iterator<Item = bool>> = if teaser_page {
+        Box::new(super::teasers(page))
+    } else {
+        Box::new(std::iter::repeat(false))
+    };
+    for ((block, label), marked) in page.blocks.iter().zip(first).zip(teaser_marks) {
         // A summary right under a linked headline, or a list entry that links its own headline,
         // is a teaser of another page: when an article was found, teasers around it are no
         // reason to widen. On a section front, so is every teaser its verdict judged (one under
         // its author's line too). Elsewhere that looser reading would pass over a manual's
         // paragraphs under a linked term and the line naming it.
-        let teaser = (teaser_page && marked)
+        let teaser = marked
             || previous.is_some_and(|p| p.words > 0 && p.link_density() >= 0.8)
             || (block.kind == BlockKind::ListItem
                 && block.link_words >= super::grid::TITLE_LINK_WORDS);
