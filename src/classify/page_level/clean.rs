@@ -870,18 +870,29 @@ mod tests {
              to the gallery, in a sentence or two.</p><div id=g>{slides}</div></article>\
              </body></html>"
         );
-        let page = crate::page::page_from_html(&html, None);
+        let slideshow_removed = |core: &str| removals_over(&html, "g", core).contains(&SLIDESHOW);
+        assert!(!slideshow_removed("g"));
+        assert!(slideshow_removed("p"));
+    }
+
+    /// The reasons of the removals that cover the element of id `target` when the box of id `a`
+    /// in `html` is cleaned, the element of id `core` being the article's core.
+    fn removals_over(html: &str, target: &str, core: &str) -> Vec<&'static str> {
+        let page = crate::page::page_from_html(html, None);
         let stats = Stats::compute(&page);
         let mut facts = NodeFacts::new(&page.dom);
         let id = |name: &str| page.dom.element_with_id(name).expect("the page has it");
-        let (article, gallery, intro) = (id("a"), id("g"), id("p"));
-        let slideshow_removed = |facts: &mut NodeFacts<'_>, core: NodeId| {
-            clean(&page, &stats, facts, &[article], core)
-                .iter()
-                .any(|r| r.reason == SLIDESHOW)
-        };
-        assert!(!slideshow_removed(&mut facts, gallery));
-        assert!(slideshow_removed(&mut facts, intro));
+        let at = stats.get(id(target)).pre;
+        clean(&page, &stats, &mut facts, &[id("a")], id(core))
+            .into_iter()
+            .filter(|r| r.pre <= at && at < r.end)
+            .map(|r| match r.reason.as_str() {
+                SLIDESHOW => SLIDESHOW,
+                TEASERS_AFTER_RELATED => TEASERS_AFTER_RELATED,
+                LINKS_AFTER_RELATED => LINKS_AFTER_RELATED,
+                _ => "another reason",
+            })
+            .collect()
     }
 
     /// The one box after a related heading that holds teasers is the related stories, unless it
@@ -905,19 +916,8 @@ mod tests {
              who cast them, with commas and clauses.</p><h3>Recommended books</h3><div id=c>{entries}</div></div>\
              </body></html>"
         );
-        let page = crate::page::page_from_html(&html, None);
-        let stats = Stats::compute(&page);
-        let mut facts = NodeFacts::new(&page.dom);
-        let id = |name: &str| page.dom.element_with_id(name).expect("the page has it");
-        let (article, entries, intro) = (id("a"), id("c"), id("p"));
-        let removes_entries = |facts: &mut NodeFacts<'_>, core: NodeId| {
-            let at = stats.get(entries).pre;
-            clean(&page, &stats, facts, &[article], core)
-                .iter()
-                .any(|r| r.pre <= at && at < r.end)
-        };
-        assert!(!removes_entries(&mut facts, entries));
-        assert!(removes_entries(&mut facts, intro));
+        assert!(removals_over(&html, "c", "c").is_empty());
+        assert_eq!(removals_over(&html, "c", "p"), [TEASERS_AFTER_RELATED]);
     }
 
     #[test]
