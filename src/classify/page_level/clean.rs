@@ -269,7 +269,11 @@ fn is_field_value(after: &str) -> bool {
 /// True when `text` opens like the heading of a related-links box. A typographic apostrophe
 /// (`Don’t miss`, `Editor’s picks`) reads as the plain one the openings are written with.
 fn opens_related(text: &str) -> bool {
-    let lower = text.trim().to_lowercase().replace('\u{2019}', "'");
+    let mut lower = text.trim().to_lowercase();
+    // Most lines hold no typographic apostrophe: they are spared a second copy.
+    if lower.contains('\u{2019}') {
+        lower = lower.replace('\u{2019}', "'");
+    }
     RELATED_OPENINGS
         .iter()
         .any(|o| after_opening(&lower, o).is_some())
