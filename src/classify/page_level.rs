@@ -981,16 +981,19 @@ fn teasers(page: &Page) -> impl Iterator<Item = bool> + '_ {
     // linked name or its number (`#1`), which link too, in a heading or not. A front whose
     // titles are a word or two is not told from a thread: it keeps its summaries, which a
     // reader can use, rather than go blank.
+    // The lines above are read only under prose: the test of a linked title runs on every
+    // short line otherwise, and this walk runs on every page.
     let mut previous: Option<&Block> = None;
-    let mut title_above_previous = false;
+    let mut before_previous: Option<&Block> = None;
     page.blocks.iter().map(move |block| {
         if block.kind == BlockKind::Image {
             return false;
         }
-        let title_above = previous.is_some_and(is_linked_title_line);
         let teaser = stats::is_prose(block)
-            && (title_above || (title_above_previous && previous.is_some_and(is_teaser_line)));
-        title_above_previous = title_above;
+            && (previous.is_some_and(is_linked_title_line)
+                || (previous.is_some_and(is_teaser_line)
+                    && before_previous.is_some_and(is_linked_title_line)));
+        before_previous = previous;
         previous = Some(block);
         teaser
     })
