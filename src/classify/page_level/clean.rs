@@ -598,9 +598,9 @@ fn run_of_teasers(
 
 /// True when `id` is a teaser of another page of the site: at most [`MAX_TEASER_WORDS`], not
 /// holding `core`, with a linked title among its first two lines of text (images before it do
-/// not count). Its links do not lead mostly to other owners'
-/// sites: entries that do are a reading list citing elsewhere, the article's own text, where
-/// related stories lead around the site itself.
+/// not count). Its links do not lead mostly to other owners' sites: entries that do are a
+/// reading list citing elsewhere, the article's own text, where related stories lead around the
+/// site itself.
 fn is_teaser_box(
     page: &Page,
     stats: &Stats,
