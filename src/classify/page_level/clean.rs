@@ -58,7 +58,6 @@ const RELATED_OPENINGS: &[&str] = &[
     "editors' picks",
     "most viewed",
     "keep reading",
-    "read next",
     "what to read next",
     "most popular",
     "most read",
@@ -354,7 +353,7 @@ pub(super) fn clean_before(
                 })
                 .or_else(|| removal_reason(page, stats, facts, id, core, total, discussion));
             if let Some(reason) = reason {
-                if reason.starts_with("removed: related heading") {
+                if reason == RELATED_HEADING {
                     (doomed, doomed_why) =
                         after_related_heading(page, stats, facts, id, core, chosen_prose);
                     next_doomed = 0;
@@ -441,11 +440,8 @@ const SLIDE_COUNTERS: usize = 2;
 /// story's text does not need; without class names nothing else tells it from the text.
 fn slideshow_in(page: &Page, stats: &Stats, container: NodeId) -> Option<NodeId> {
     let dom = &page.dom;
-    let a = stats.get(container);
-    let end = (a.end_block as usize).min(page.blocks.len());
-    let mut counters: Vec<(u32, NodeId)> = page
-        .blocks
-        .get(a.first_block as usize..end)?
+    let mut counters: Vec<(u32, NodeId)> = stats
+        .blocks_of(page, container)
         .iter()
         .filter(|b| b.words > 0 && b.words <= 5)
         .filter_map(|b| slide_count(&b.text).map(|count| (count, b.node)))
@@ -473,6 +469,9 @@ fn slideshow_in(page: &Page, stats: &Stats, container: NodeId) -> Option<NodeId>
 
 /// Link density from which the element after a related heading is the heading's links.
 const LINKS_AFTER_HEADING: f32 = 0.3;
+
+/// The reason of a related heading itself: what it opens goes with it.
+const RELATED_HEADING: &str = "removed: related heading";
 
 /// The reason of the links after a related heading.
 const LINKS_AFTER_RELATED: &str = "removed: links after a related heading";
@@ -612,11 +611,8 @@ fn is_teaser_box(
     if a.words > MAX_TEASER_WORDS || stats.contains(id, core) {
         return false;
     }
-    let end = (a.end_block as usize).min(page.blocks.len());
-    let titled = page
-        .blocks
-        .get(a.first_block as usize..end)
-        .unwrap_or_default()
+    let titled = stats
+        .blocks_of(page, id)
         .iter()
         .filter(|b| b.kind != BlockKind::Image)
         .take(2)
@@ -745,7 +741,7 @@ fn removal_reason(
         && let Some(block) = page.blocks.get(a.first_block as usize)
         && opens_related(&block.text)
     {
-        return Some("removed: related heading".into());
+        return Some(RELATED_HEADING.into());
     }
     None
 }
@@ -811,10 +807,10 @@ fn is_sentence_citing_one_link(page: &Page, stats: &Stats, id: NodeId) -> bool {
         return false;
     };
     // The block's text, an inline image before it passed over.
-    let Some(block) = page
-        .blocks
-        .get(a.first_block as usize..a.end_block as usize)
-        .and_then(|blocks| blocks.iter().find(|b| b.kind != BlockKind::Image))
+    let Some(block) = stats
+        .blocks_of(page, id)
+        .iter()
+        .find(|b| b.kind != BlockKind::Image)
     else {
         return false;
     };

@@ -372,11 +372,7 @@ fn box_among_items(
 /// titles the items after it, a group of an index.
 fn set_among_items(page: &Page, stats: &Stats, grid: &Grid, set: NodeId) -> bool {
     let dom = &page.dom;
-    let a = stats.get(set);
-    let blocks = page
-        .blocks
-        .get(a.first_block as usize..a.end_block as usize)
-        .unwrap_or_default();
+    let blocks = stats.blocks_of(page, set);
     if blocks
         .iter()
         .all(|b| matches!(b.kind, BlockKind::Heading(_)))
@@ -459,14 +455,7 @@ fn keep_except(
 fn most_link_a_title(page: &Page, stats: &Stats, items: &[NodeId]) -> bool {
     let titled = items
         .iter()
-        .filter(|&&i| {
-            let a = stats.get(i);
-            page.blocks
-                .get(a.first_block as usize..a.end_block as usize)
-                .unwrap_or_default()
-                .iter()
-                .any(links_a_title)
-        })
+        .filter(|&&i| stats.blocks_of(page, i).iter().any(links_a_title))
         .count();
     titled * 10 >= items.len() * 7
 }

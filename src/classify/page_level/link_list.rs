@@ -46,13 +46,7 @@ pub(super) fn is_link_list(
     let mut rest = 0u32;
     let mut rest_prose = 0u32;
     for &container in containers {
-        let a = stats.get(container);
-        let end = (a.end_block as usize).min(page.blocks.len());
-        for block in page
-            .blocks
-            .get(a.first_block as usize..end)
-            .unwrap_or_default()
-        {
+        for block in stats.blocks_of(page, container) {
             if block.words == 0 {
                 continue;
             }

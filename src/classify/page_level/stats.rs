@@ -181,6 +181,16 @@ impl Stats {
         }
     }
 
+    /// The blocks (text and images) of `id`'s subtree, in document order; none when it holds
+    /// none.
+    pub fn blocks_of<'p>(&self, page: &'p Page, id: NodeId) -> &'p [Block] {
+        let a = self.get(id);
+        let end = (a.end_block as usize).min(page.blocks.len());
+        page.blocks
+            .get(a.first_block as usize..end)
+            .unwrap_or_default()
+    }
+
     /// True when `inner` is `outer` or inside it.
     pub fn contains(&self, outer: NodeId, inner: NodeId) -> bool {
         let (o, i) = (self.get(outer), self.get(inner));
