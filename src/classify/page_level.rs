@@ -292,9 +292,15 @@ fn grid_if_no_article(
     };
     // Teasers kept (a related-stories box widened to, for want of other prose) are a list of
     // other pages, not an article: they are weighed against a grid as a box without one is.
+    // Comments kept (a thread under a shop's grid or a recipe index, widened to for its prose)
+    // are readers' words about the page, neither its article nor a list the grid would
+    // introduce: they weigh nothing against it.
+    let comments = comment_sections(page, stats, facts);
+    let comment_words = kept_words_in(page, &first.labels, &comments);
     let article_worth = kept_prose >= widen::ARTICLE_WORDS
         && !one_card
-        && kept_teaser_words(page, &first.labels) < kept_prose;
+        && kept_teaser_words(page, &first.labels) + comment_words < kept_prose;
+    let kept_words = kept_words.saturating_sub(comment_words);
     let has_article = article_worth && !fell_back;
     // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
     // text is the list's introduction, and kept with it. A grid whose items are lists dwarfs it
@@ -308,9 +314,19 @@ fn grid_if_no_article(
     } else {
         2
     };
+    // A comment thread is alike items too, and no grid of the page's: its list is searched for
+    // outside the comments.
+    let outside_comments =
+        |first_block: usize| !comments.iter().any(|run| run.contains(&first_block));
     // Beside an article, a grid the article points into ("Skip to search results") is part of
     // the page's content at any size: the page says so itself.
-    let (grid, pointed) = match grid::find(page, stats, facts, kept_words.saturating_mul(factor)) {
+    let (grid, pointed) = match grid::find_outside(
+        page,
+        stats,
+        facts,
+        kept_words.saturating_mul(factor),
+        outside_comments,
+    ) {
         Some(grid) => (grid, false),
         None => match has_article
             .then(|| grid::find_pointed_to(page, stats, facts, &first.containers, kept_words))
@@ -1022,6 +1038,119 @@ fn kept_teaser_words(page: &Page, labels: &[Label]) -> u32 {
         .filter(|&((_, label), teaser)| teaser && label.is_content())
         .map(|((block, _), _)| block.words)
         .sum()
+}
+
+/// Bylines after a line that opens comments from which the box around the line is a comment
+/// section: two signed comments. (A lone byline under "Discussion" is an article's section.)
+const COMMENT_BYLINES: usize = 2;
+
+/// The page's comment sections, as runs of blocks: from a line that opens one (see
+/// [`clean::opens_comments`]) to the end of the smallest box around the line that holds more,
+/// when [`COMMENT_BYLINES`] or more lines after it read as bylines. A box holding the page's
+/// headline (see [`titled_heading`]) or an `<h1>` is the page itself, not its comments: a
+/// forum's "Discussion Forum" banner above a question opens nothing. The runs are in order and
+/// do not overlap.
+fn comment_sections(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+) -> Vec<std::ops::Range<usize>> {
+    // Running counts, made at the first opening line (most pages have none), so that each
+    // section is judged in constant time: a page of a thousand "Comments" lines in one box is
+    // read once.
+    let mut counts: Option<RunningCounts> = None;
+    let mut headline_at: Option<Option<usize>> = None;
+    let mut sections = Vec::new();
+    let mut index = 0;
+    while let Some(block) = page.blocks.get(index) {
+        if clean::opens_comments(block).is_none() {
+            index += 1;
+            continue;
+        }
+        let Some(section) = page
+            .dom
+            .ancestors(block.node)
+            .find(|&n| stats.get(n).end_block as usize > index + 1)
+        else {
+            break;
+        };
+        let start = stats.get(section).first_block as usize;
+        let end = start + stats.blocks_of(page, section).len();
+        let counts = counts.get_or_insert_with(|| RunningCounts::new(page));
+        let headline_at = *headline_at.get_or_insert_with(|| titled_heading(page, facts));
+        let holds_a_title =
+            headline_at.is_some_and(|at| (start..end).contains(&at)) || counts.h1s(start..end) > 0;
+        if holds_a_title || counts.bylines(index + 1..end) < COMMENT_BYLINES {
+            index += 1;
+            continue;
+        }
+        sections.push(index..end);
+        index = end.max(index + 1);
+    }
+    sections
+}
+
+/// Words of the prose blocks that `labels` keep in `sections` (see [`comment_sections`]).
+fn kept_words_in(page: &Page, labels: &[Label], sections: &[std::ops::Range<usize>]) -> u32 {
+    sections
+        .iter()
+        .filter_map(|run| {
+            Some(
+                page.blocks
+                    .get(run.clone())?
+                    .iter()
+                    .zip(labels.get(run.clone())?),
+            )
+        })
+        .flatten()
+        .filter(|(block, label)| label.is_content() && block.is_prose())
+        .map(|(block, _)| block.words)
+        .sum()
+}
+
+/// Counts over a page's blocks from its first, one entry per block and one before them, so that
+/// any run of blocks is counted by one subtraction.
+struct RunningCounts {
+    h1s: Vec<usize>,
+    bylines: Vec<usize>,
+}
+
+impl RunningCounts {
+    /// The counts over `page`'s blocks.
+    fn new(page: &Page) -> RunningCounts {
+        let mut counts = RunningCounts {
+            h1s: vec![0],
+            bylines: vec![0],
+        };
+        let (mut h1s, mut bylines) = (0, 0);
+        for block in &page.blocks {
+            h1s += usize::from(block.kind == BlockKind::Heading(1));
+            bylines += usize::from(stats::looks_like_byline(block));
+            counts.h1s.push(h1s);
+            counts.bylines.push(bylines);
+        }
+        counts
+    }
+
+    /// The `<h1>` headings among `blocks`.
+    fn h1s(&self, blocks: std::ops::Range<usize>) -> usize {
+        Self::over(&self.h1s, blocks)
+    }
+
+    /// The lines among `blocks` that read as bylines (see [`stats::looks_like_byline`]).
+    fn bylines(&self, blocks: std::ops::Range<usize>) -> usize {
+        Self::over(&self.bylines, blocks)
+    }
+
+    /// The count over `blocks` (clamped to the page) of the running count `running`.
+    fn over(running: &[usize], blocks: std::ops::Range<usize>) -> usize {
+        let last = running.len().saturating_sub(1);
+        let (from, to) = (blocks.start.min(last), blocks.end.min(last));
+        match (running.get(from), running.get(to)) {
+            (Some(&a), Some(&b)) if to > from => b - a,
+            _ => 0,
+        }
+    }
 }
 
 /// True when `block` is a line of links holding a title: what a teaser sits under.

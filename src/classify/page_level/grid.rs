@@ -140,6 +140,22 @@ pub(super) fn find(
     find_where(page, stats, facts, min_words, Items::Entries, |_| true)
 }
 
+/// [`find`] among the grids whose first item's first block `outside` takes: a grid in a part
+/// of the page the caller has read as something else (a comment thread) is never the page's.
+pub(super) fn find_outside(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    min_words: u32,
+    outside: impl Fn(usize) -> bool,
+) -> Option<Grid> {
+    find_where(page, stats, facts, min_words, Items::Entries, |items| {
+        items
+            .first()
+            .is_some_and(|&item| outside(stats.get(item).first_block as usize))
+    })
+}
+
 /// How many boxes, from the grid's own outwards (its section, its wrapper), a fragment link may
 /// name to point into the grid.
 const POINTED_LEVELS: usize = 4;

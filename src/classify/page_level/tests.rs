@@ -4156,3 +4156,98 @@ fn a_notice_fixed_inside_a_fixed_page_is_still_laid_over_it() {
         assert!(!has(&list, "our partners"), "{title}: {list:#?}");
     }
 }
+
+/// A shop's list, then a comment section under its count: five comments, each an avatar, a
+/// name with a date and three lines of prose, and a reply link.
+fn shop_with_comments(cards: usize) -> String {
+    let cards: String = (1..=cards)
+        .map(|n| {
+            format!(
+                "<li class=k1><a href=/desk/{n}>Standing desk model {n} in walnut</a>\
+                 <span>$ 4{n}9.00</span><span>Ships in a week</span></li>"
+            )
+        })
+        .collect();
+    let comments: String = (1..=5)
+        .map(|n| {
+            format!(
+                "<li class=k2><div class=k3><img src=/a/{n}.png alt=''> <b>Reader {n}</b> \
+                 <span>March {n}, 2025 at 4:1{n} pm</span></div><p>Comment {n}: we bought one \
+                 of these last spring, and the motor still runs quietly, though the cable tray \
+                 took us an hour to fit and the manual never said which screws go where.</p>\
+                 <a href=#reply-{n}>Reply</a></li>"
+            )
+        })
+        .collect();
+    format!(
+        "<html><head><title>Standing desks</title></head><body><nav>{NAV}</nav><div class=k4>\
+         <h1>Standing desks</h1><ul class=k5>{cards}</ul></div><div class=k6>\
+         <h3>5 Comments</h3><ol class=k7>{comments}</ol></div></body></html>"
+    )
+}
+
+/// Comments kept for want of other prose on a shop's list (its entries are short lines) are
+/// readers' words about the page, neither its article nor an introduction the list would need
+/// to dwarf: the list is kept and the comments go, as they would beside an article. A short
+/// list, which the comments outweighed before, is the page's too.
+#[test]
+fn kept_comments_weigh_nothing_against_a_grid() {
+    for cards in [12, 30] {
+        let (page, x) = run(&shop_with_comments(cards));
+        let k = kept(&page, &x);
+        assert!(
+            has(&k, "Standing desk model 9 in walnut"),
+            "{cards}: {k:#?}"
+        );
+        assert!(!has(&k, "Comment 2:"), "{cards}: {k:#?}");
+    }
+}
+
+/// A comment section is signed and stands apart from the page's title: two bylines after its
+/// opening line make one, a lone byline does not ("Discussion" heading an article's section,
+/// under its author's note), and a box that also holds the headline or an `<h1>` is the page
+/// itself (a forum's "Discussion Forum" banner above its question and replies).
+#[test]
+fn comment_sections_are_signed_and_never_hold_the_headline() {
+    let sections = |html: &str| {
+        let page = page_at(html);
+        let stats = Stats::compute(&page);
+        let mut facts = NodeFacts::new(&page.dom);
+        comment_sections(&page, &stats, &mut facts)
+            .into_iter()
+            .map(|run| page.blocks[run].iter().map(|b| b.text.clone()).collect())
+            .collect::<Vec<Vec<String>>>()
+    };
+    let after_a_list = |signed: usize| {
+        format!(
+            "<html><head><title>Standing desks</title></head><body><h1>Standing desks</h1>\
+             <ul class=k5><li>Desk one</li><li>Desk two</li></ul><div class=k6><h3>Discussion</h3>\
+             {}</div><p>Shipping and returns</p></body></html>",
+            bylined_comments(signed)
+        )
+    };
+    let found = sections(&after_a_list(2));
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].first().map(String::as_str), Some("Discussion"));
+    assert!(
+        found[0].iter().any(|line| line.starts_with("Comment 2:")),
+        "{found:#?}"
+    );
+    assert!(
+        !found[0].iter().any(|line| line.contains("Shipping")),
+        "{found:#?}"
+    );
+    assert!(sections(&after_a_list(1)).is_empty());
+    let thread = format!(
+        "<html><head><title>Beginning woodworking</title></head><body><div class=q1>\
+         <p>Discussion Forum</p><h2>Beginning woodworking</h2>{}{}</div></body></html>",
+        paragraphs(0..2),
+        bylined_comments(3)
+    );
+    assert!(sections(&thread).is_empty(), "{:#?}", sections(&thread));
+    // The same under a `<title>` that names the site, not the thread: the `<h1>` says it.
+    let thread = thread
+        .replace("<title>Beginning woodworking", "<title>Forums")
+        .replace("h2>", "h1>");
+    assert!(sections(&thread).is_empty(), "{:#?}", sections(&thread));
+}
