@@ -263,7 +263,8 @@ fn follow_declared_body(
 /// [`grid::find_pointed_to`]). A page's largest grid set apart before its headline is its menus,
 /// and the first choice stands. On a section front of teasers (`teaser_front`, see
 /// [`is_teaser_verdict`]), only a grid printed before the teasers and holding none of them is
-/// kept: the list a related-stories box was printed after.
+/// kept: the list a related-stories box was printed after. What side sections keep (see
+/// [`side_sections`]) weighs nothing against a grid printed before them.
 fn grid_if_no_article(
     page: &Page,
     stats: &Stats,
@@ -292,15 +293,22 @@ fn grid_if_no_article(
     };
     // Teasers kept (a related-stories box widened to, for want of other prose) are a list of
     // other pages, not an article: they are weighed against a grid as a box without one is.
-    // Comments kept (a thread under a shop's grid or a recipe index, widened to for its prose)
-    // are readers' words about the page, neither its article nor a list the grid would
-    // introduce: they weigh nothing against it.
-    let comments = comment_sections(page, stats, facts);
-    let comment_words = kept_words_in(page, &first.labels, &comments);
-    let article_worth = kept_prose >= widen::ARTICLE_WORDS
+    // What a side section holds (readers' comments, a related-stories box under its heading,
+    // widened to for their prose) is not the page's own text at all: it weighs nothing against
+    // a grid printed before it, and never is the grid.
+    let mut headline_at = None;
+    let sides = side_sections(page, stats, facts, &first.labels, &mut headline_at);
+    let aside = kept_in(page, &first.labels, &sides);
+    let own_prose = kept_prose.saturating_sub(aside.prose);
+    let article_worth = own_prose >= widen::ARTICLE_WORDS
         && !one_card
-        && kept_teaser_words(page, &first.labels) + comment_words < kept_prose;
-    let kept_words = kept_words.saturating_sub(comment_words);
+        && kept_teaser_words(page, &first.labels) < kept_prose;
+    // The first side section holding kept words: the page's own grid is printed before it.
+    let first_side = sides
+        .iter()
+        .find(|run| kept_in(page, &first.labels, std::slice::from_ref(run)).all > 0)
+        .map(|run| run.start);
+    let kept_words = kept_words.saturating_sub(aside.all);
     let has_article = article_worth && !fell_back;
     // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
     // text is the list's introduction, and kept with it. A grid whose items are lists dwarfs it
@@ -314,18 +322,15 @@ fn grid_if_no_article(
     } else {
         2
     };
-    // A comment thread is alike items too, and no grid of the page's: its list is searched for
-    // outside the comments.
-    let outside_comments =
-        |first_block: usize| !comments.iter().any(|run| run.contains(&first_block));
     // Beside an article, a grid the article points into ("Skip to search results") is part of
     // the page's content at any size: the page says so itself.
-    let (grid, pointed) = match grid::find_outside(
+    let before_the_sides = |_: usize, end: usize| first_side.is_none_or(|side| end <= side);
+    let (grid, pointed) = match grid::find_within(
         page,
         stats,
         facts,
         kept_words.saturating_mul(factor),
-        outside_comments,
+        before_the_sides,
     ) {
         Some(grid) => (grid, false),
         None => match has_article
@@ -361,7 +366,7 @@ fn grid_if_no_article(
     // mega menu's columns of links), as a container there would be. Being the page's largest
     // grid, it says the page's own grids are no larger than menus: a smaller one after the
     // headline is as often the footer's columns of links, and the first choice stands.
-    if titled_heading(page, facts)
+    if (*headline_at.get_or_insert_with(|| titled_heading(page, facts)))
         .is_some_and(|h| select::apart_before_the_headline(page, stats, grid.parent, h))
     {
         return first;
@@ -1040,47 +1045,79 @@ fn kept_teaser_words(page: &Page, labels: &[Label]) -> u32 {
         .sum()
 }
 
-/// Bylines after a line that opens comments from which the box around the line is a comment
-/// section: two signed comments. (A lone byline under "Discussion" is an article's section.)
-const COMMENT_BYLINES: usize = 2;
+/// Signed comments, or teasers, after a side section's opening line from which the box around
+/// the line is one: a thread of two, a box of two other pages. (A lone byline under
+/// "Discussion" is an article's section.)
+const SIDE_ENTRIES: usize = 2;
 
-/// The page's comment sections, as runs of blocks: from a line that opens one (see
-/// [`clean::opens_comments`]) to the end of the smallest box around the line that holds more,
-/// when [`COMMENT_BYLINES`] or more lines after it read as bylines. A box holding the page's
-/// headline (see [`titled_heading`]) or an `<h1>` is the page itself, not its comments: a
-/// forum's "Discussion Forum" banner above a question opens nothing. The runs are in order and
-/// do not overlap.
-fn comment_sections(
+/// The page's side sections that hold a block `labels` keep, as runs of blocks: what a page
+/// prints beside its own content, readers' comments and a box of its other pages, each under
+/// its opening line. A section runs from a line that opens comments (see
+/// [`clean::opens_comments`] and [`clean::opens_comments_alone`]) or a related-stories box (see
+/// [`clean::opens_related_line`]) to the end of the smallest box around the line that holds
+/// more, when [`SIDE_ENTRIES`] or more lines after it are bylines with prose among them, or
+/// teasers. A box holding the page's headline (see [`titled_heading`], worked out once into
+/// `headline_at`) or an `<h1>` is the page itself: a forum's "Discussion Forum" banner above
+/// its question and its replies opens nothing. The runs are in order and do not overlap.
+///
+/// [`comments_span`] finds comments inside a chosen container, after its article's first
+/// paragraphs; these are found anywhere, for the grid step to set aside what was widened to.
+fn side_sections(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
+    labels: &[Label],
+    headline_at: &mut Option<Option<usize>>,
 ) -> Vec<std::ops::Range<usize>> {
-    // Running counts, made at the first opening line (most pages have none), so that each
-    // section is judged in constant time: a page of a thousand "Comments" lines in one box is
-    // read once.
-    let mut counts: Option<RunningCounts> = None;
-    let mut headline_at: Option<Option<usize>> = None;
+    // A section matters only for what it keeps: the lines after the last block kept open
+    // nothing that counts, and most pages' comments follow their article.
+    let Some(last_kept) = labels.iter().rposition(Label::is_content) else {
+        return Vec::new();
+    };
+    // Running counts, made at the first line that could open a section, so that each section
+    // is judged in constant time: a page of a thousand "Comments" lines in one box is read once.
+    let mut counts = RunningCounts::default();
     let mut sections = Vec::new();
     let mut index = 0;
-    while let Some(block) = page.blocks.get(index) {
-        if clean::opens_comments(block).is_none() {
+    while let Some(block) = page.blocks.get(index).filter(|_| index < last_kept) {
+        let comments = clean::opens_comments(block)
+            .is_some_and(|opening| clean::opens_comments_alone(block, opening));
+        if !comments && !clean::opens_related_line(block) {
             index += 1;
             continue;
         }
-        let Some(section) = page
-            .dom
-            .ancestors(block.node)
+        let Some(section) = std::iter::once(block.node)
+            .chain(page.dom.ancestors(block.node))
             .find(|&n| stats.get(n).end_block as usize > index + 1)
         else {
-            break;
+            index += 1;
+            continue;
         };
         let start = stats.get(section).first_block as usize;
         let end = start + stats.blocks_of(page, section).len();
-        let counts = counts.get_or_insert_with(|| RunningCounts::new(page));
-        let headline_at = *headline_at.get_or_insert_with(|| titled_heading(page, facts));
-        let holds_a_title =
-            headline_at.is_some_and(|at| (start..end).contains(&at)) || counts.h1s(start..end) > 0;
-        if holds_a_title || counts.bylines(index + 1..end) < COMMENT_BYLINES {
+        let after = index + 1..end;
+        let keeps = counts.over(Count::Kept, page, labels, after.clone()) > 0;
+        let headline = *headline_at.get_or_insert_with(|| titled_heading(page, facts));
+        let holds_a_title = headline.is_some_and(|at| (start..end).contains(&at))
+            || counts.over(Count::H1, page, labels, start..end) > 0;
+        if !keeps || holds_a_title {
+            index += 1;
+            continue;
+        }
+        let entries = if comments {
+            // A comment is signed and says something: bylines over no prose are an entry's
+            // meta line (its author, its date).
+            let bylines = counts.over(Count::Byline, page, labels, after.clone());
+            let prose = counts.over(Count::Prose, page, labels, after);
+            if prose > 0 && prose * 2 >= bylines {
+                bylines
+            } else {
+                0
+            }
+        } else {
+            counts.over(Count::Teaser, page, labels, after)
+        };
+        if entries < SIDE_ENTRIES {
             index += 1;
             continue;
         }
@@ -1090,60 +1127,82 @@ fn comment_sections(
     sections
 }
 
-/// Words of the prose blocks that `labels` keep in `sections` (see [`comment_sections`]).
-fn kept_words_in(page: &Page, labels: &[Label], sections: &[std::ops::Range<usize>]) -> u32 {
-    sections
-        .iter()
-        .filter_map(|run| {
-            Some(
-                page.blocks
-                    .get(run.clone())?
-                    .iter()
-                    .zip(labels.get(run.clone())?),
-            )
-        })
-        .flatten()
-        .filter(|(block, label)| label.is_content() && block.is_prose())
-        .map(|(block, _)| block.words)
-        .sum()
+/// The words `labels` keep in `sections` (see [`side_sections`]), all and prose.
+fn kept_in(page: &Page, labels: &[Label], sections: &[std::ops::Range<usize>]) -> KeptWords {
+    let mut kept = KeptWords { all: 0, prose: 0 };
+    for run in sections {
+        let (Some(blocks), Some(labels)) = (page.blocks.get(run.clone()), labels.get(run.clone()))
+        else {
+            continue;
+        };
+        for (block, label) in blocks.iter().zip(labels) {
+            if label.is_content() {
+                kept.all += block.words;
+                if block.is_prose() {
+                    kept.prose += block.words;
+                }
+            }
+        }
+    }
+    kept
+}
+
+/// What [`RunningCounts`] counts of a page's blocks.
+#[derive(Clone, Copy)]
+enum Count {
+    /// Blocks the labels keep.
+    Kept,
+    /// `<h1>` headings.
+    H1,
+    /// Lines that read as bylines (see [`stats::looks_like_byline`]).
+    Byline,
+    /// Prose blocks.
+    Prose,
+    /// Teasers (see [`teasers`]).
+    Teaser,
 }
 
 /// Counts over a page's blocks from its first, one entry per block and one before them, so that
-/// any run of blocks is counted by one subtraction.
+/// any run of blocks is counted by one subtraction. Each count is made the first time it is
+/// asked for: most pages ask for none, and a byline's test is not cheap.
+#[derive(Default)]
 struct RunningCounts {
-    h1s: Vec<usize>,
-    bylines: Vec<usize>,
+    made: [Option<Vec<usize>>; 5],
 }
 
 impl RunningCounts {
-    /// The counts over `page`'s blocks.
-    fn new(page: &Page) -> RunningCounts {
-        let mut counts = RunningCounts {
-            h1s: vec![0],
-            bylines: vec![0],
-        };
-        let (mut h1s, mut bylines) = (0, 0);
-        for block in &page.blocks {
-            h1s += usize::from(block.kind == BlockKind::Heading(1));
-            bylines += usize::from(stats::looks_like_byline(block));
-            counts.h1s.push(h1s);
-            counts.bylines.push(bylines);
-        }
-        counts
-    }
-
-    /// The `<h1>` headings among `blocks`.
-    fn h1s(&self, blocks: std::ops::Range<usize>) -> usize {
-        Self::over(&self.h1s, blocks)
-    }
-
-    /// The lines among `blocks` that read as bylines (see [`stats::looks_like_byline`]).
-    fn bylines(&self, blocks: std::ops::Range<usize>) -> usize {
-        Self::over(&self.bylines, blocks)
-    }
-
-    /// The count over `blocks` (clamped to the page) of the running count `running`.
-    fn over(running: &[usize], blocks: std::ops::Range<usize>) -> usize {
+    /// How many blocks of `blocks` (clamped to the page) are `what`, `labels` saying which
+    /// blocks are kept.
+    fn over(
+        &mut self,
+        what: Count,
+        page: &Page,
+        labels: &[Label],
+        blocks: std::ops::Range<usize>,
+    ) -> usize {
+        let running = self.made[what as usize].get_or_insert_with(|| {
+            let mut total = 0;
+            let mut running = Vec::with_capacity(page.blocks.len() + 1);
+            running.push(0);
+            let mut add = |yes: bool| {
+                total += usize::from(yes);
+                running.push(total);
+            };
+            match what {
+                Count::Kept => labels.iter().for_each(|l| add(l.is_content())),
+                Count::H1 => page
+                    .blocks
+                    .iter()
+                    .for_each(|b| add(b.kind == BlockKind::Heading(1))),
+                Count::Byline => page
+                    .blocks
+                    .iter()
+                    .for_each(|b| add(stats::looks_like_byline(b))),
+                Count::Prose => page.blocks.iter().for_each(|b| add(b.is_prose())),
+                Count::Teaser => teasers(page).for_each(add),
+            }
+            running
+        });
         let last = running.len().saturating_sub(1);
         let (from, to) = (blocks.start.min(last), blocks.end.min(last));
         match (running.get(from), running.get(to)) {

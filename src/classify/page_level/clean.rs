@@ -265,14 +265,51 @@ fn is_field_value(after: &str) -> bool {
     value.chars().any(char::is_alphabetic) && !counted
 }
 
+/// True when `block`, whose line opens comments with `opening` (see [`opens_comments`]), says
+/// nothing after it but a count or whose replies these are (`5 Comments`, `Replies (3)`, `12
+/// Responses to "The bridge"`), or opens with a word only a comment section opens with: a loose
+/// opening followed by other words heads something else (`Discussion board`, `Replies from the
+/// minister`).
+pub(super) fn opens_comments_alone(block: &Block, opening: &str) -> bool {
+    if !LOOSE_COMMENT_OPENINGS.contains(&opening) {
+        return true;
+    }
+    let lower = block.text.trim().to_lowercase();
+    let count = |c: char| c.is_ascii_digit() || c.is_whitespace() || "()[]".contains(c);
+    let Some(rest) = after_opening(lower.trim_start_matches(count).trim_start(), opening) else {
+        return false;
+    };
+    let rest = rest.trim_start_matches(|c: char| !c.is_alphanumeric());
+    rest.chars().all(|c| !c.is_alphabetic()) || rest.starts_with("to ") || rest.starts_with("on ")
+}
+
+/// True when `block` is a short line of its own text (six words at most, not mostly links) that
+/// opens a related-links box: a heading over other pages, as the cleaning removes it.
+pub(super) fn opens_related_line(block: &Block) -> bool {
+    block.words > 0
+        && block.words <= 6
+        && block.link_words * 2 <= block.words
+        && opens_related(&block.text)
+}
+
 /// True when `text` opens like the heading of a related-links box. A typographic apostrophe
 /// (`Don’t miss`, `Editor’s picks`) reads as the plain one the openings are written with.
 fn opens_related(text: &str) -> bool {
-    let mut lower = text.trim().to_lowercase();
-    // Most lines hold no typographic apostrophe: they are spared a second copy.
-    if lower.contains('\u{2019}') {
-        lower = lower.replace('\u{2019}', "'");
+    let text = text.trim();
+    // Most lines are plain ASCII at their start, and compared in place: the grid step asks this
+    // of every short line of the page. The others are lower-cased, and a typographic apostrophe
+    // read as the plain one.
+    if text.is_ascii() {
+        return RELATED_OPENINGS.iter().any(|o| {
+            text.get(..o.len())
+                .is_some_and(|start| start.eq_ignore_ascii_case(o))
+                && text[o.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !c.is_alphanumeric())
+        });
     }
+    let lower = text.to_lowercase().replace('\u{2019}', "'");
     RELATED_OPENINGS
         .iter()
         .any(|o| after_opening(&lower, o).is_some())

@@ -140,20 +140,30 @@ pub(super) fn find(
     find_where(page, stats, facts, min_words, Items::Entries, |_| true)
 }
 
-/// [`find`] among the grids whose first item's first block `outside` takes: a grid in a part
-/// of the page the caller has read as something else (a comment thread) is never the page's.
-pub(super) fn find_outside(
+/// [`find`] among the grids for which `within` is true of the run of blocks their items span
+/// (their first item's first block, their last item's end): a grid printed where the caller
+/// reads something else (after a comment thread, a page's own list is not) is never the page's.
+pub(super) fn find_within(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     min_words: u32,
-    outside: impl Fn(usize) -> bool,
+    within: impl Fn(usize, usize) -> bool,
 ) -> Option<Grid> {
-    find_where(page, stats, facts, min_words, Items::Entries, |items| {
-        items
-            .first()
-            .is_some_and(|&item| outside(stats.get(item).first_block as usize))
-    })
+    find_where(
+        page,
+        stats,
+        facts,
+        min_words,
+        Items::Entries,
+        |items| match (items.first(), items.last()) {
+            (Some(&first), Some(&last)) => within(
+                stats.get(first).first_block as usize,
+                stats.get(last).end_block as usize,
+            ),
+            _ => false,
+        },
+    )
 }
 
 /// How many boxes, from the grid's own outwards (its section, its wrapper), a fragment link may

@@ -4157,9 +4157,9 @@ fn a_notice_fixed_inside_a_fixed_page_is_still_laid_over_it() {
     }
 }
 
-/// A shop's list, then a comment section under its count: five comments, each an avatar, a
-/// name with a date and three lines of prose, and a reply link.
-fn shop_with_comments(cards: usize) -> String {
+/// A shop's list of `cards` entries, then a comment section under its count: `comments`
+/// comments, each an avatar, a name with a date and three lines of prose, and a reply link.
+fn shop_with_comments(cards: usize, comments: usize) -> String {
     let cards: String = (1..=cards)
         .map(|n| {
             format!(
@@ -4168,7 +4168,7 @@ fn shop_with_comments(cards: usize) -> String {
             )
         })
         .collect();
-    let comments: String = (1..=5)
+    let list: String = (1..=comments)
         .map(|n| {
             format!(
                 "<li class=k2><div class=k3><img src=/a/{n}.png alt=''> <b>Reader {n}</b> \
@@ -4182,51 +4182,97 @@ fn shop_with_comments(cards: usize) -> String {
     format!(
         "<html><head><title>Standing desks</title></head><body><nav>{NAV}</nav><div class=k4>\
          <h1>Standing desks</h1><ul class=k5>{cards}</ul></div><div class=k6>\
-         <h3>5 Comments</h3><ol class=k7>{comments}</ol></div></body></html>"
+         <h3>{comments} Comments</h3><ol class=k7>{list}</ol></div></body></html>"
     )
 }
 
-/// Comments kept for want of other prose on a shop's list (its entries are short lines) are
-/// readers' words about the page, neither its article nor an introduction the list would need
-/// to dwarf: the list is kept and the comments go, as they would beside an article. A short
-/// list, which the comments outweighed before, is the page's too.
+/// Comments kept for want of other prose on a shop's short list (its entries are short lines)
+/// are readers' words about the page, neither its article nor an introduction the list would
+/// need to dwarf, and their own list of alike items is no grid of the page's: the list is kept
+/// and the comments go, as they would beside an article. Their names and dates weigh nothing
+/// either: eleven comments outweighed the list by those lines alone.
 #[test]
 fn kept_comments_weigh_nothing_against_a_grid() {
-    for cards in [12, 30] {
-        let (page, x) = run(&shop_with_comments(cards));
+    for comments in [5, 11] {
+        let (page, x) = run(&shop_with_comments(12, comments));
         let k = kept(&page, &x);
         assert!(
             has(&k, "Standing desk model 9 in walnut"),
-            "{cards}: {k:#?}"
+            "{comments}: {k:#?}"
         );
-        assert!(!has(&k, "Comment 2:"), "{cards}: {k:#?}");
+        assert!(!has(&k, "Comment 2:"), "{comments}: {k:#?}");
     }
 }
 
-/// A comment section is signed and stands apart from the page's title: two bylines after its
-/// opening line make one, a lone byline does not ("Discussion" heading an article's section,
-/// under its author's note), and a box that also holds the headline or an `<h1>` is the page
-/// itself (a forum's "Discussion Forum" banner above its question and replies).
+/// A thread's replies under their "5 Replies" line, with a longer list of similar threads
+/// printed after them: the replies are the page's, and a list after a side section is never
+/// weighed against what it holds.
 #[test]
-fn comment_sections_are_signed_and_never_hold_the_headline() {
-    let sections = |html: &str| {
+fn a_list_after_the_comments_is_not_weighed_against_them() {
+    let similar: String = (1..=20)
+        .map(|n| {
+            format!(
+                "<li class=t><a href=/t/{n}>Similar thread {n} on glue and clamps for oak</a>\
+                 <span>1{n} replies</span></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Forums</title></head><body><nav>{NAV}</nav><div class=hd>\
+         <h1>Which glue for oak?</h1></div><div class=op><p>I am gluing up an oak table top, \
+         six boards wide, and wonder which glue holds best in a damp workshop over winter.</p>\
+         </div><div class=replies><h3>5 Replies</h3>{}</div><ul class=sim>{similar}</ul>\
+         </body></html>",
+        bylined_comments(5)
+    );
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Comment 3:"), "{k:#?}");
+    assert!(!has(&k, "Similar thread 4"), "{k:#?}");
+}
+
+/// A side section opens with its line and holds its entries: two signed comments with prose
+/// after "Discussion" make one, a lone one does not (an article's section under its author's
+/// note), nor do bylines over no prose (an entry's author and date under "3 Comments"), nor a
+/// loose opening followed by other words ("Discussion board"); two teasers under "More
+/// stories" make one. A box that also holds the headline or an `<h1>` is the page itself
+/// (comments printed in the article's own box, a forum's banner above its question), and a
+/// section that keeps nothing is not read.
+#[test]
+fn side_sections_open_with_their_line_and_hold_their_entries() {
+    let sections_keeping = |html: &str, keep: &dyn Fn(&str) -> bool| {
         let page = page_at(html);
         let stats = Stats::compute(&page);
         let mut facts = NodeFacts::new(&page.dom);
-        comment_sections(&page, &stats, &mut facts)
+        let labels: Vec<Label> = page
+            .blocks
+            .iter()
+            .map(|b| {
+                let verdict = if keep(&b.text) {
+                    Verdict::Content
+                } else {
+                    Verdict::Boilerplate
+                };
+                page_label(verdict, "".into())
+            })
+            .collect();
+        side_sections(&page, &stats, &mut facts, &labels, &mut None)
             .into_iter()
             .map(|run| page.blocks[run].iter().map(|b| b.text.clone()).collect())
             .collect::<Vec<Vec<String>>>()
     };
-    let after_a_list = |signed: usize| {
+    let sections = |html: &str| sections_keeping(html, &|_| true);
+    let after_a_list = |side: &str| {
         format!(
             "<html><head><title>Standing desks</title></head><body><h1>Standing desks</h1>\
-             <ul class=k5><li>Desk one</li><li>Desk two</li></ul><div class=k6><h3>Discussion</h3>\
-             {}</div><p>Shipping and returns</p></body></html>",
-            bylined_comments(signed)
+             <ul class=k5><li>Desk one</li><li>Desk two</li></ul><div class=k6>{side}</div>\
+             <p>Shipping and returns</p></body></html>"
         )
     };
-    let found = sections(&after_a_list(2));
+    let found = sections(&after_a_list(&format!(
+        "<h3>Discussion</h3>{}",
+        bylined_comments(2)
+    )));
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].first().map(String::as_str), Some("Discussion"));
     assert!(
@@ -4237,17 +4283,36 @@ fn comment_sections_are_signed_and_never_hold_the_headline() {
         !found[0].iter().any(|line| line.contains("Shipping")),
         "{found:#?}"
     );
-    assert!(sections(&after_a_list(1)).is_empty());
-    let thread = format!(
+    // A section that keeps nothing is not read: it weighs nothing either way.
+    let signed = after_a_list(&format!("<h3>Discussion</h3>{}", bylined_comments(2)));
+    let found = sections_keeping(&signed, &|text| text.contains("Shipping"));
+    assert!(found.is_empty(), "{found:#?}");
+    for side in [
+        format!("<h3>Discussion</h3>{}", bylined_comments(1)),
+        "<h3>3 Comments</h3><p>By Alice Example</p><p>March 3, 2025</p>".to_string(),
+        format!("<h3>Discussion board</h3>{}", bylined_comments(2)),
+    ] {
+        let found = sections(&after_a_list(&side));
+        assert!(found.is_empty(), "{side}: {found:#?}");
+    }
+    let found = sections(&after_a_list(&format!(
+        "<h3>More stories</h3>{}",
+        related_teasers(2)
+    )));
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].first().map(String::as_str), Some("More stories"));
+    let in_the_article = format!(
         "<html><head><title>Beginning woodworking</title></head><body><div class=q1>\
-         <p>Discussion Forum</p><h2>Beginning woodworking</h2>{}{}</div></body></html>",
+         <h2>Beginning woodworking</h2>{}<h3>Comments</h3>{}</div></body></html>",
         paragraphs(0..2),
         bylined_comments(3)
     );
-    assert!(sections(&thread).is_empty(), "{:#?}", sections(&thread));
-    // The same under a `<title>` that names the site, not the thread: the `<h1>` says it.
-    let thread = thread
+    let found = sections(&in_the_article);
+    assert!(found.is_empty(), "{found:#?}");
+    // The same under a `<title>` that names the site, not the page: the `<h1>` says it.
+    let in_the_article = in_the_article
         .replace("<title>Beginning woodworking", "<title>Forums")
         .replace("h2>", "h1>");
-    assert!(sections(&thread).is_empty(), "{:#?}", sections(&thread));
+    let found = sections(&in_the_article);
+    assert!(found.is_empty(), "{found:#?}");
 }
