@@ -295,14 +295,15 @@ fn grid_if_no_article(
     // other pages, not an article: they are weighed against a grid as a box without one is.
     // What a side section holds (readers' comments, a related-stories box under its heading,
     // widened to for their prose) is not the page's own text at all: it weighs nothing against
-    // a grid printed before it, and never is the grid.
+    // a grid printed before it, and no grid searched for by its size stands in it or after it.
+    // (A grid the article points into is the page's by its own word, wherever it stands.)
     let mut headline_at = None;
     let sides = side_sections(page, stats, facts, &first.labels, &mut headline_at);
     let aside = kept_in(page, &first.labels, &sides);
     let own_prose = kept_prose.saturating_sub(aside.prose);
     let article_worth = own_prose >= widen::ARTICLE_WORDS
         && !one_card
-        && kept_teaser_words(page, &first.labels) < kept_prose;
+        && kept_teaser_words_outside(page, &first.labels, &sides) < own_prose;
     // The first side section holding kept words: the page's own grid is printed before it.
     let first_side = sides
         .iter()
@@ -1034,17 +1035,6 @@ fn is_teaser_line(block: &Block) -> bool {
         && block.link_words * 2 <= block.words
 }
 
-/// Words of the teasers (see [`teasers`]) that `labels` keep as content.
-fn kept_teaser_words(page: &Page, labels: &[Label]) -> u32 {
-    page.blocks
-        .iter()
-        .zip(labels)
-        .zip(teasers(page))
-        .filter(|&((_, label), teaser)| teaser && label.is_content())
-        .map(|((block, _), _)| block.words)
-        .sum()
-}
-
 /// Signed comments, or teasers, after a side section's opening line from which the box around
 /// the line is one: a thread of two, a box of two other pages. (A lone byline under
 /// "Discussion" is an article's section.)
@@ -1210,6 +1200,32 @@ impl RunningCounts {
             _ => 0,
         }
     }
+}
+
+/// Words of the teasers (see [`teasers`]) that `labels` keep as content outside `sections`
+/// (see [`side_sections`], in order): the teasers a related box's heading set aside are not
+/// counted again.
+fn kept_teaser_words_outside(
+    page: &Page,
+    labels: &[Label],
+    sections: &[std::ops::Range<usize>],
+) -> u32 {
+    let mut next = sections.iter().peekable();
+    let mut words = 0;
+    for (index, ((block, label), teaser)) in page
+        .blocks
+        .iter()
+        .zip(labels)
+        .zip(teasers(page))
+        .enumerate()
+    {
+        while next.next_if(|run| run.end <= index).is_some() {}
+        let aside = next.peek().is_some_and(|run| run.contains(&index));
+        if teaser && label.is_content() && !aside {
+            words += block.words;
+        }
+    }
+    words
 }
 
 /// True when `block` is a line of links holding a title: what a teaser sits under.

@@ -296,9 +296,9 @@ pub(super) fn opens_related_line(block: &Block) -> bool {
 /// (`Don’t miss`, `Editor’s picks`) reads as the plain one the openings are written with.
 fn opens_related(text: &str) -> bool {
     let text = text.trim();
-    // Most lines are plain ASCII at their start, and compared in place: the grid step asks this
-    // of every short line of the page. The others are lower-cased, and a typographic apostrophe
-    // read as the plain one.
+    // Lines wholly ASCII (most) are compared in place: the grid step asks this of every short
+    // line of the page. The others are lower-cased, and a typographic apostrophe read as the
+    // plain one.
     if text.is_ascii() {
         return RELATED_OPENINGS.iter().any(|o| {
             text.get(..o.len())

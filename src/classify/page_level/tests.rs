@@ -4316,3 +4316,34 @@ fn side_sections_open_with_their_line_and_hold_their_entries() {
     let found = sections(&in_the_article);
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// Teasers a related heading sets aside are not counted again with the teasers the page keeps
+/// elsewhere: the grid step weighs the page's own teasers against its own prose.
+#[test]
+fn teasers_in_a_side_section_are_not_counted_again() {
+    let html = format!(
+        "<html><head><title>Standing desks</title></head><body><h1>Standing desks</h1>\
+         <div class=k9>{}</div><div class=k6><h3>More stories</h3>{}</div></body></html>",
+        related_teasers(2),
+        related_teasers(3).replace("budget", "plan")
+    );
+    let page = page_at(&html);
+    let stats = Stats::compute(&page);
+    let mut facts = NodeFacts::new(&page.dom);
+    let labels = vec![page_label(Verdict::Content, "".into()); page.blocks.len()];
+    let sides = side_sections(&page, &stats, &mut facts, &labels, &mut None);
+    assert_eq!(sides.len(), 1, "{sides:?}");
+    let summary_words = |n: usize| {
+        page.blocks
+            .iter()
+            .filter(|b| b.text.starts_with(&format!("Summary {n}:")))
+            .map(|b| b.words)
+            .sum::<u32>()
+    };
+    let outside = kept_teaser_words_outside(&page, &labels, &sides);
+    assert_eq!(
+        outside,
+        summary_words(0) / 2 + summary_words(1) / 2,
+        "{sides:?}"
+    );
+}
