@@ -299,17 +299,20 @@ fn grid_if_no_article(
     // (A grid the article points into is the page's by its own word, wherever it stands.)
     let mut headline_at = None;
     let sides = side_sections(page, stats, facts, &first.labels, &mut headline_at);
-    let aside = kept_in(page, &first.labels, &sides);
-    let own_prose = kept_prose.saturating_sub(aside.prose);
+    let kept_aside = kept_in_each(page, &first.labels, &sides);
+    let aside_prose: u32 = kept_aside.iter().map(|k| k.prose).sum();
+    let aside_all: u32 = kept_aside.iter().map(|k| k.all).sum();
+    let own_prose = kept_prose.saturating_sub(aside_prose);
     let article_worth = own_prose >= widen::ARTICLE_WORDS
         && !one_card
         && kept_teaser_words_outside(page, &first.labels, &sides) < own_prose;
     // The first side section holding kept words: the page's own grid is printed before it.
     let first_side = sides
         .iter()
-        .find(|run| kept_in(page, &first.labels, std::slice::from_ref(run)).all > 0)
-        .map(|run| run.start);
-    let kept_words = kept_words.saturating_sub(aside.all);
+        .zip(&kept_aside)
+        .find(|(_, kept)| kept.all > 0)
+        .map(|(run, _)| run.start);
+    let kept_words = kept_words.saturating_sub(aside_all);
     let has_article = article_worth && !fell_back;
     // Beside an article, a grid is its related stories, unless it dwarfs the text: then that
     // text is the list's introduction, and kept with it. A grid whose items are lists dwarfs it
@@ -325,13 +328,12 @@ fn grid_if_no_article(
     };
     // Beside an article, a grid the article points into ("Skip to search results") is part of
     // the page's content at any size: the page says so itself.
-    let before_the_sides = |_: usize, end: usize| first_side.is_none_or(|side| end <= side);
-    let (grid, pointed) = match grid::find_within(
+    let (grid, pointed) = match grid::find_ending_by(
         page,
         stats,
         facts,
         kept_words.saturating_mul(factor),
-        before_the_sides,
+        first_side,
     ) {
         Some(grid) => (grid, false),
         None => match has_article
@@ -524,8 +526,14 @@ struct KeptWords {
 
 /// Counts the words `labels` keep as content.
 fn kept_words(page: &Page, labels: &[Label]) -> KeptWords {
+    kept_words_of(&page.blocks, labels)
+}
+
+/// Counts the words `labels` keep as content of `blocks` (a run of the page's blocks, `labels`
+/// theirs).
+fn kept_words_of(blocks: &[Block], labels: &[Label]) -> KeptWords {
     let mut kept = KeptWords { all: 0, prose: 0 };
-    for (block, label) in page.blocks.iter().zip(labels) {
+    for (block, label) in blocks.iter().zip(labels) {
         if label.is_content() {
             kept.all += block.words;
             if block.is_prose() {
@@ -1117,24 +1125,21 @@ fn side_sections(
     sections
 }
 
-/// The words `labels` keep in `sections` (see [`side_sections`]), all and prose.
-fn kept_in(page: &Page, labels: &[Label], sections: &[std::ops::Range<usize>]) -> KeptWords {
-    let mut kept = KeptWords { all: 0, prose: 0 };
-    for run in sections {
-        let (Some(blocks), Some(labels)) = (page.blocks.get(run.clone()), labels.get(run.clone()))
-        else {
-            continue;
-        };
-        for (block, label) in blocks.iter().zip(labels) {
-            if label.is_content() {
-                kept.all += block.words;
-                if block.is_prose() {
-                    kept.prose += block.words;
-                }
-            }
-        }
-    }
-    kept
+/// The words `labels` keep in each of `sections` (see [`side_sections`]).
+fn kept_in_each(
+    page: &Page,
+    labels: &[Label],
+    sections: &[std::ops::Range<usize>],
+) -> Vec<KeptWords> {
+    sections
+        .iter()
+        .map(|run| {
+            kept_words_of(
+                page.blocks.get(run.clone()).unwrap_or_default(),
+                labels.get(run.clone()).unwrap_or_default(),
+            )
+        })
+        .collect()
 }
 
 /// What [`RunningCounts`] counts of a page's blocks.

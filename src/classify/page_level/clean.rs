@@ -222,10 +222,9 @@ pub(super) fn opens_comments(block: &Block) -> Option<&'static str> {
 /// [`opens_comments`].
 pub(super) fn comment_opening(text: &str) -> Option<&'static str> {
     // `12 comments`, `(3) Comments`: a count first.
-    let count = |c: char| c.is_ascii_digit() || c.is_whitespace() || "()[]".contains(c);
     // Most lines open with a letter no opening starts with: they are spared the lower-cased
     // copy.
-    let first = text.trim_start_matches(count).chars().next()?;
+    let first = text.trim_start_matches(is_count).chars().next()?;
     if !first
         .to_lowercase()
         .next()
@@ -234,11 +233,17 @@ pub(super) fn comment_opening(text: &str) -> Option<&'static str> {
         return None;
     }
     let lower = text.trim().to_lowercase();
-    let rest = lower.trim_start_matches(count).trim_start();
+    let rest = lower.trim_start_matches(is_count).trim_start();
     COMMENT_OPENINGS
         .iter()
         .copied()
         .find(|o| after_opening(rest, o).is_some_and(|after| !is_field_value(after)))
+}
+
+/// True for what a count before a comment opening is written with (`12 comments`, `(3)
+/// Comments`).
+fn is_count(c: char) -> bool {
+    c.is_ascii_digit() || c.is_whitespace() || "()[]".contains(c)
 }
 
 /// What follows `opening` in `text` (both lower-cased) when `text` starts with it as whole
@@ -275,8 +280,7 @@ pub(super) fn opens_comments_alone(block: &Block, opening: &str) -> bool {
         return true;
     }
     let lower = block.text.trim().to_lowercase();
-    let count = |c: char| c.is_ascii_digit() || c.is_whitespace() || "()[]".contains(c);
-    let Some(rest) = after_opening(lower.trim_start_matches(count).trim_start(), opening) else {
+    let Some(rest) = after_opening(lower.trim_start_matches(is_count).trim_start(), opening) else {
         return false;
     };
     let rest = rest.trim_start_matches(|c: char| !c.is_alphanumeric());

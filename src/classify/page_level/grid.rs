@@ -140,30 +140,21 @@ pub(super) fn find(
     find_where(page, stats, facts, min_words, Items::Entries, |_| true)
 }
 
-/// [`find`] among the grids for which `within` is true of the run of blocks their items span
-/// (their first item's first block, their last item's end): a grid printed where the caller
-/// reads something else (after a comment thread, a page's own list is not) is never the page's.
-pub(super) fn find_within(
+/// [`find`] among the grids whose last item ends by block `end` (any grid when `None`): a grid
+/// printed where the caller reads something else (after a comment thread, a page's own list is
+/// not) is never the page's.
+pub(super) fn find_ending_by(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     min_words: u32,
-    within: impl Fn(usize, usize) -> bool,
+    end: Option<usize>,
 ) -> Option<Grid> {
-    find_where(
-        page,
-        stats,
-        facts,
-        min_words,
-        Items::Entries,
-        |items| match (items.first(), items.last()) {
-            (Some(&first), Some(&last)) => within(
-                stats.get(first).first_block as usize,
-                stats.get(last).end_block as usize,
-            ),
-            _ => false,
-        },
-    )
+    find_where(page, stats, facts, min_words, Items::Entries, |items| {
+        items
+            .last()
+            .is_some_and(|&last| end.is_none_or(|end| stats.get(last).end_block as usize <= end))
+    })
 }
 
 /// How many boxes, from the grid's own outwards (its section, its wrapper), a fragment link may
