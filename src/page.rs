@@ -136,6 +136,14 @@ pub struct Declarations {
     /// fixes `<body>`), nor is a box holding the page's `<h1>`, its `<main>` or an `<article>`
     /// (an app's root fixed to scroll inside itself); a fixed box inside another is noted too.
     pub overlays: Vec<NodeId>,
+    /// The shown modal dialogs, sorted by id: an open `<dialog>`, or an element marked
+    /// `role="dialog"`, `role="alertdialog"` or `aria-modal="true"`, but not one that says it is
+    /// no modal (`aria-modal="false"`: a shop's drawer of details) or is hidden from assistive
+    /// technology (`aria-hidden="true"`: closed). A consent manager's notice, a sign-up offer, a
+    /// newsletter's prompt: the page declares them laid over itself, whatever their size or
+    /// their sheet. As with [`Declarations::overlays`], one holding the page's `<h1>`, its
+    /// `<main>` or an `<article>` is not noted (a story opened over its site's front).
+    pub dialogs: Vec<NodeId>,
 }
 
 impl BlockHash {
@@ -492,11 +500,19 @@ const LITTLE_PROSE_WORDS: u32 = 50;
 /// a "please turn on JavaScript" line or a tracking pixel.
 const NOSCRIPT_CONTENT_BYTES: usize = 1000;
 
-/// Words in the page's blocks of prose.
+/// Words in the page's blocks of prose, but for those in a dialog laid over it (see
+/// [`Declarations::dialogs`]): a cookie notice says nothing of whether the page shows its text.
 fn prose_words(page: &Page) -> u32 {
+    let dialogs = &page.declared.dialogs;
+    let in_dialog = |block: &Block| {
+        !dialogs.is_empty()
+            && std::iter::once(block.node)
+                .chain(page.dom.ancestors(block.node))
+                .any(|n| dialogs.binary_search(&n).is_ok())
+    };
     page.blocks
         .iter()
-        .filter(|b| b.is_prose())
+        .filter(|b| b.is_prose() && !in_dialog(b))
         .map(|b| b.words)
         .sum()
 }

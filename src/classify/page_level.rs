@@ -1260,8 +1260,9 @@ fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
 }
 
 /// Block-level fallback for pages where no container stands out: long, low-link text blocks and
-/// the headline. Prose in a consent manager's box is never kept: on a page of short lines (a
-/// product's parts, a shop's grid) such a notice is the only prose there is. Prose in the page's
+/// the headline. Prose in a consent manager's box or in a modal dialog the page declares is
+/// never kept: on a page of short lines (a product's parts, a shop's grid) such a notice is the
+/// only prose there is. Prose in the page's
 /// other furniture (its header, navigation, footer, a dialog, a subscription offer: see
 /// [`Standing::Furniture`]) is kept only when no prose of the page's own stands outside
 /// furniture, so that a page of scattered lines is never left blank.
@@ -1304,6 +1305,14 @@ fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExt
                         "fallback: long text in a consent notice".into(),
                     );
                 }
+                // A dialog is laid over the page, never its text, even when the page has none
+                // of its own: an empty pane says more than a cookie notice.
+                Some(Standing::Dialog) => {
+                    return page_label(
+                        Verdict::Boilerplate,
+                        "fallback: long text in a dialog laid over the page".into(),
+                    );
+                }
                 None => {
                     return page_label(
                         Verdict::Boilerplate,
@@ -1338,6 +1347,9 @@ enum Standing {
     /// [`widen::is_furniture_element`]), or in a box named as a prompt (see
     /// [`hints::Hint::names_a_prompt`]), but in no consent notice.
     Furniture,
+    /// In a modal dialog the page declares (see [`NodeFacts::is_dialog`]), but in no consent
+    /// notice.
+    Dialog,
     /// In a consent manager's box (see [`hints::names_consent`]).
     Consent,
 }
@@ -1369,7 +1381,8 @@ impl Standing {
                 }
                 None => break,
             }
-            if select::wraps_the_page(stats, total_blocks, n) {
+            // A dialog says what it is, however much of the page it holds.
+            if select::wraps_the_page(stats, total_blocks, n) && !facts.is_dialog(n) {
                 break;
             }
             path.push(n);
@@ -1382,6 +1395,8 @@ impl Standing {
             // back. (A consent manager's box is furniture too, by its name.)
             let own = if hints::names_consent(dom, n) {
                 Standing::Consent
+            } else if facts.is_dialog(n) {
+                Standing::Dialog
             } else if widen::is_furniture_element(dom, n)
                 || facts.hint(n).names_a_prompt()
                 || facts.is_overlay(stats, total_blocks, n)

@@ -150,14 +150,16 @@ impl<'a> BlockBuilder<'a> {
         // Node ids follow the parser's creation order, which a misnested page may set apart
         // from document order.
         self.declared.overlays.sort_unstable();
+        self.declared.dialogs.sort_unstable();
 
         (self.title, self.blocks, self.declared)
     }
 
-    /// Notes a shown element the page lays over itself (see [`Declarations::overlays`]): its
-    /// inline style fixes it, or the strongest sheet rule among its classes does. The inline
-    /// style wins over a sheet's rule, unless only the rule is `!important`. Every such element
-    /// is noted, one inside another too: an outer one may prove to be the page itself.
+    /// Notes a shown element the page lays over itself: fixed (see [`Declarations::overlays`]),
+    /// its inline style fixes it or the strongest sheet rule among its classes does (the inline
+    /// style wins over a sheet's rule, unless only the rule is `!important`); or a modal dialog
+    /// (see [`Declarations::dialogs`]). Every such element is noted, one inside another too: an
+    /// outer one may prove to be the page itself.
     fn note_overlay(&mut self, id: NodeId, name: &LocalName) {
         match *name {
             local_name!("html") | local_name!("head") | local_name!("body") => return,
@@ -178,13 +180,31 @@ impl<'a> BlockBuilder<'a> {
         if fixed {
             self.declared.overlays.push(id);
         }
+        // A modal dialog is laid over the page by what it says it is, wherever its sheet places
+        // it: an open `<dialog>`, or a box marked `role="dialog"` or `aria-modal`. One that says
+        // it is not modal (`aria-modal="false"`) is a drawer or a sheet the page opens in place,
+        // as a shop prints its product's details; one hidden from assistive technology
+        // (`aria-hidden="true"`) is closed, and its text is weighed as before it was noted.
+        let says = |attr: &str, value: &str| {
+            dom.attr(id, attr)
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case(value))
+        };
+        if (*name == local_name!("dialog") || is_marked_dialog(dom, id))
+            && !says("aria-modal", "false")
+            && !says("aria-hidden", "true")
+        {
+            self.declared.dialogs.push(id);
+        }
     }
 
-    /// Leaves out of the overlays noted those that hold the page's `<h1>`, its `<main>` or an
-    /// `<article>`: an app's root or an article's pane fixed so that it scrolls inside itself is
-    /// the page, not laid over it. Each such box marks its ancestors once.
+    /// Leaves out of the overlays and dialogs noted those that hold the page's `<h1>`, its
+    /// `<main>` or an `<article>`: an app's root or an article's pane fixed so that it scrolls
+    /// inside itself, or a story opened in a modal over its site's front, is the page, not laid
+    /// over it. Each such box marks its ancestors once.
     fn drop_overlays_holding_the_page(&mut self) {
-        if self.declared.overlays.is_empty() || self.title_boxes.is_empty() {
+        if self.declared.overlays.is_empty() && self.declared.dialogs.is_empty()
+            || self.title_boxes.is_empty()
+        {
             return;
         }
         let dom = self.dom;
@@ -198,9 +218,9 @@ impl<'a> BlockBuilder<'a> {
                 }
             }
         }
-        self.declared
-            .overlays
-            .retain(|&o| !holds.get(o as usize).copied().unwrap_or(false));
+        let holds_the_page = |o: &NodeId| holds.get(*o as usize).copied().unwrap_or(false);
+        self.declared.overlays.retain(|o| !holds_the_page(o));
+        self.declared.dialogs.retain(|o| !holds_the_page(o));
     }
 
     /// Notes an element in which the page declares what it is (read before any skipping, so

@@ -314,7 +314,7 @@ fn is_unnamed_folded_panel(dom: &Dom, id: NodeId) -> bool {
 }
 
 /// True when `role="dialog"` (or `alertdialog`) or `aria-modal="true"` marks the element a dialog.
-fn is_marked_dialog(dom: &Dom, id: NodeId) -> bool {
+pub(super) fn is_marked_dialog(dom: &Dom, id: NodeId) -> bool {
     dom.attr(id, "role").is_some_and(|r| {
         let r = r.trim();
         r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog")

@@ -72,6 +72,53 @@ fn scripts_styles_and_hidden_contribute_nothing() {
     assert_eq!(texts(&p), ["ab", "open", "shown"]);
 }
 
+/// The page's modal dialogs are noted whatever their sheet says: `role="dialog"` or
+/// `alertdialog`, `aria-modal="true"`, an open `<dialog>` (a closed one is hidden). A sheet that
+/// says it is no modal, one hidden from assistive technology (a closed modal of a component
+/// library), and one holding the page's `<h1>` (a story opened over its front) are not.
+#[test]
+fn the_pages_modal_dialogs_are_declared() {
+    let p = page(
+        "<html><body>\
+         <div id=a role=dialog>Cookies</div><div id=b role=' AlertDialog '>Sure?</div>\
+         <div id=c aria-modal=TRUE>Sign up</div><dialog id=d open>Offer</dialog>\
+         <dialog id=e>Closed</dialog><div id=f role=dialog aria-modal=false>Details</div>\
+         <div id=g role=dialog aria-hidden=true>Closed modal</div>\
+         <div id=h role=dialog><h1>The story</h1><p>Text</p></div>\
+         <div id=k role=region>Banner</div><p>Text</p></body></html>",
+    );
+    let ids: Vec<&str> = p
+        .declared
+        .dialogs
+        .iter()
+        .filter_map(|&n| p.dom.attr(n, "id"))
+        .collect();
+    assert_eq!(ids, ["a", "b", "c", "d"]);
+}
+
+/// A dialog the shell prints (a cookie notice) is not the page's prose: beside it, a page whose
+/// text stands in its `<noscript>` still shows next to nothing, and is read without scripting.
+#[test]
+fn a_dialogs_prose_does_not_keep_a_page_from_its_noscript() {
+    let sentence = "We and our partners use cookies to store and access information on your \
+                    device, to personalise content and to analyse our traffic.";
+    let notice = format!(
+        "<div class=x1 role=dialog><p>{sentence} {sentence} {sentence} {sentence} {sentence} \
+         {sentence}</p><button>OK</button></div>"
+    );
+    let post = |n: usize| {
+        format!(
+            "<div class=post><p>Post {n} of the thread, written by a member in full \
+             sentences, with a question, an answer or an opinion about the topic.</p></div>"
+        )
+    };
+    let posts: String = (0..8).map(post).collect();
+    let html = format!("<body><noscript><div>{posts}</div></noscript>{notice}</body>");
+    let p = page(&html);
+    let posts_read = texts(&p).iter().filter(|t| t.starts_with("Post ")).count();
+    assert_eq!(posts_read, 8, "{:?}", texts(&p));
+}
+
 #[test]
 fn a_page_that_draws_its_text_with_script_is_read_from_its_noscript() {
     let post = |n: usize| {

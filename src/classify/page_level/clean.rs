@@ -695,6 +695,9 @@ fn removal_reason(
     }
     // A box laid over the page goes at any size: the article flows under it, and its paragraphs
     // scored nothing (so it never holds the core).
+    if facts.is_dialog(id) {
+        return Some("removed: a dialog laid over the page".into());
+    }
     if facts.is_overlay(stats, page.blocks.len() as u32, id) {
         return Some("removed: laid over the page (fixed to the viewport)".into());
     }

@@ -37,6 +37,8 @@ pub(super) struct NodeFacts<'a> {
     dom: &'a Dom,
     /// The boxes the page lays over itself, sorted (see [`NodeFacts::of_page`]).
     overlays: &'a [NodeId],
+    /// The modal dialogs the page declares, sorted (see [`NodeFacts::of_page`]).
+    dialogs: &'a [NodeId],
     hints: Vec<Option<Hint>>,
     attr_words: hints::AttrWords<'a>,
     /// 0 = not computed, 1 = not a repeated item, 2 = a repeated item.
@@ -72,6 +74,7 @@ impl<'a> NodeFacts<'a> {
         NodeFacts {
             dom,
             overlays: &[],
+            dialogs: &[],
             hints: vec![None; dom.len()],
             attr_words: hints::AttrWords::new(dom),
             repeated: vec![0; dom.len()],
@@ -85,10 +88,12 @@ impl<'a> NodeFacts<'a> {
     }
 
     /// The facts of `page`'s DOM, with what the page declares of its layout (the boxes it lays
-    /// over itself: see [`Page`]'s `declared.overlays`); [`NodeFacts::new`] knows the DOM alone.
+    /// over itself: see [`Page`]'s `declared.overlays` and `declared.dialogs`);
+    /// [`NodeFacts::new`] knows the DOM alone.
     pub fn of_page(page: &'a Page) -> NodeFacts<'a> {
         NodeFacts {
             overlays: &page.declared.overlays,
+            dialogs: &page.declared.dialogs,
             ..NodeFacts::new(&page.dom)
         }
     }
@@ -195,17 +200,28 @@ impl<'a> NodeFacts<'a> {
         self.context(stats, total_blocks, id) & CONSENT != 0
     }
 
-    /// True when `id` is itself a box the page lays over itself (see
-    /// [`crate::page::Declarations::overlays`]: a consent notice, a chat, an offer fixed to the
-    /// viewport), not the page itself: it holds less than half of the page's `total_blocks`
-    /// blocks and images. A script that locks the page's scrolling under a dialog may fix an
-    /// app's root, which holds the article.
+    /// True when `id` is itself a box the page lays over itself: a modal dialog the page
+    /// declares (see [`NodeFacts::is_dialog`]), or a box fixed to the viewport (see
+    /// [`crate::page::Declarations::overlays`]: a consent notice, a chat, an offer) that is not
+    /// the page itself, holding less than half of the page's `total_blocks` blocks and images.
+    /// A script that locks the page's scrolling under a dialog may fix an app's root, which
+    /// holds the article; a dialog says what it is, and on a page of little text of its own (a
+    /// shop drawn by its scripts) a consent notice may be most of it.
     pub fn is_overlay(&self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
+        if self.is_dialog(id) {
+            return true;
+        }
         if self.overlays.binary_search(&id).is_err() {
             return false;
         }
         let a = stats.get(id);
         (a.blocks + a.images) * 2 < total_blocks && !is_page_wrapper(self.dom, id)
+    }
+
+    /// True when `id` is a modal dialog the page declares (see
+    /// [`crate::page::Declarations::dialogs`]).
+    pub fn is_dialog(&self, id: NodeId) -> bool {
+        self.dialogs.binary_search(&id).is_ok()
     }
 
     /// True when `id` sits in a box the page lays over itself (see

@@ -4157,6 +4157,63 @@ fn a_notice_fixed_inside_a_fixed_page_is_still_laid_over_it() {
     }
 }
 
+/// A box that says it is a modal dialog (`role="dialog"`, `aria-modal="true"`, an open
+/// `<dialog>`) is laid over the page wherever its sheet places it: its prose makes no article
+/// beside a shop's list, and the list is kept. A sheet that says it is no modal
+/// (`aria-modal="false"`: a drawer of the page's own) is weighed as any box.
+#[test]
+fn a_dialog_is_laid_over_the_page_whatever_its_style() {
+    let inner = format!(
+        "<div class=q7y>{CONSENT_PROSE}{CONSENT_PROSE}{CONSENT_PROSE}\
+         <button>Accept all</button><button>Settings</button></div>"
+    );
+    for notice in [
+        format!("<div class=q7x role=dialog aria-label=Privacy>{inner}</div>"),
+        format!("<div class=q7x role=alertdialog>{inner}</div>"),
+        format!("<div class=q7x aria-modal=true>{inner}</div>"),
+        format!("<dialog open class=q7x>{inner}</dialog>"),
+    ] {
+        let (page, x) = run(&shoe_list(&notice, "", ""));
+        let list = kept(&page, &x);
+        assert!(has(&list, "Trail runner model 3"), "{notice}: {list:#?}");
+        assert!(has(&list, "Trail runner model 8"), "{notice}: {list:#?}");
+        assert!(!has(&list, "our partners"), "{notice}: {list:#?}");
+    }
+    let drawer = format!("<div class=q7x role=dialog aria-modal=false>{inner}</div>");
+    let (page, x) = run(&shoe_list(&drawer, "", ""));
+    assert!(has(&kept(&page, &x), "our partners"));
+}
+
+/// A dialog's prose is never the page's text, even where the page has none of its own: the
+/// fallback keeps the headline and leaves the dialog out, as it does a consent manager's box;
+/// the page's furniture still stands in for prose there.
+#[test]
+fn the_fallback_never_keeps_a_dialog() {
+    let notice = format!("<div class=q7x role=dialog><div>{CONSENT_PROSE}</div></div>");
+    let (page, x) = run(&page_of_short_lines(&notice, ""));
+    let list = kept(&page, &x);
+    assert!(has(&list, "Trail shoe"), "{list:#?}");
+    assert!(!has(&list, "our partners"), "{list:#?}");
+    assert!(
+        reason_of(&page, &x, "our partners").is_some_and(|r| r.contains("dialog")),
+        "{:?}",
+        reason_of(&page, &x, "our partners")
+    );
+    // A shop drawn by its scripts may print little but its name: the dialog then holds most of
+    // the page's blocks, and is still no text of the page.
+    let notice = format!(
+        "<div class=q7x role=dialog>{}</div>",
+        CONSENT_PROSE.repeat(12)
+    );
+    let html = format!(
+        "<html><head><title>Trail shoe</title></head><body><h1>Trail shoe</h1>{notice}\
+         </body></html>"
+    );
+    let (page, x) = run(&html);
+    let list = kept(&page, &x);
+    assert!(!has(&list, "our partners"), "{list:#?}");
+}
+
 /// A shop's list of `cards` entries, then a comment section under its count: `comments`
 /// comments, each an avatar, a name with a date and three lines of prose, and a reply link.
 fn shop_with_comments(cards: usize, comments: usize) -> String {
