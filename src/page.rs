@@ -144,6 +144,9 @@ pub struct Declarations {
     /// their sheet. As with [`Declarations::overlays`], one holding the page's `<h1>`, its
     /// `<main>` or an `<article>` is not noted (a story opened over its site's front).
     pub dialogs: Vec<NodeId>,
+    /// The shown `<input type="email">` fields, in document order: where the page asks for an
+    /// address (a newsletter's sign-up, a comment form, a log-in).
+    pub email_fields: Vec<NodeId>,
 }
 
 impl BlockHash {

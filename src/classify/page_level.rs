@@ -717,7 +717,7 @@ fn with_scores(
         };
     }
     let stats = Stats::compute(page);
-    let mut facts = NodeFacts::of_page(page);
+    let mut facts = NodeFacts::of_page(page, &stats);
     let mut scores = select::score(page, &stats, &mut facts);
     if let Some(headline) = titled_heading(page, &mut facts) {
         select::damp_outside_the_article(page, &stats, &mut scores, headline);
@@ -1344,8 +1344,9 @@ enum Standing {
     /// Outside the page's furniture.
     Page,
     /// In its header, navigation, footer, a dialog or another furniture box (see
-    /// [`widen::is_furniture_element`]), or in a box named as a prompt (see
-    /// [`hints::Hint::names_a_prompt`]), but in no consent notice.
+    /// [`widen::is_furniture_element`]), in a box named as a prompt (see
+    /// [`hints::Hint::names_a_prompt`]) or asking for an email address (see
+    /// [`NodeFacts::is_sign_up`]), but in no consent notice.
     Furniture,
     /// In a modal dialog the page declares (see [`NodeFacts::is_dialog`]), but in no consent
     /// notice.
@@ -1399,6 +1400,7 @@ impl Standing {
                 Standing::Dialog
             } else if widen::is_furniture_element(dom, n)
                 || facts.hint(n).names_a_prompt()
+                || facts.is_sign_up(n)
                 || facts.is_overlay(stats, total_blocks, n)
             {
                 Standing::Furniture

@@ -311,6 +311,13 @@ impl<'a> BlockBuilder<'a> {
             return false;
         }
         self.note_overlay(id, name);
+        if *name == local_name!("input")
+            && dom
+                .attr(id, "type")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("email"))
+        {
+            self.declared.email_fields.push(id);
+        }
         self.push_path_segment(id, name);
         if *name == local_name!("head") {
             self.frames.push(Frame {

@@ -96,6 +96,24 @@ fn the_pages_modal_dialogs_are_declared() {
     assert_eq!(ids, ["a", "b", "c", "d"]);
 }
 
+/// The shown email fields are noted: where a page asks for an address. One in a hidden box is
+/// not, nor is any other field.
+#[test]
+fn the_pages_email_fields_are_declared() {
+    let p = page(
+        "<body><p>Text</p><form><input id=a type=email><input id=b type=text>\
+         <input id=c type=' EMAIL '></form><div hidden><input id=d type=email></div>\
+         <div style='display:none'><input id=e type=email></div></body>",
+    );
+    let ids: Vec<&str> = p
+        .declared
+        .email_fields
+        .iter()
+        .filter_map(|&n| p.dom.attr(n, "id"))
+        .collect();
+    assert_eq!(ids, ["a", "c"]);
+}
+
 /// A dialog the shell prints (a cookie notice) is not the page's prose: beside it, a page whose
 /// text stands in its `<noscript>` still shows next to nothing, and is read without scripting.
 #[test]

@@ -698,6 +698,9 @@ fn removal_reason(
     if facts.is_dialog(id) {
         return Some("removed: a dialog laid over the page".into());
     }
+    if facts.is_sign_up(id) {
+        return Some("removed: asks for an email address (a sign-up)".into());
+    }
     if facts.is_overlay(stats, page.blocks.len() as u32, id) {
         return Some("removed: laid over the page (fixed to the viewport)".into());
     }

@@ -31,6 +31,9 @@ const CONSENT: u8 = 4;
 /// Context bit: the node or an ancestor is a box laid over the page (see
 /// [`NodeFacts::is_overlay`]).
 const OVERLAY: u8 = 8;
+/// Context bit: the node or an ancestor is a box that asks for an email address (see
+/// [`NodeFacts::is_sign_up`]).
+const SIGN_UP: u8 = 16;
 
 /// Cached per-node facts that are costly enough to compute only for the nodes asked about.
 pub(super) struct NodeFacts<'a> {
@@ -39,6 +42,8 @@ pub(super) struct NodeFacts<'a> {
     overlays: &'a [NodeId],
     /// The modal dialogs the page declares, sorted (see [`NodeFacts::of_page`]).
     dialogs: &'a [NodeId],
+    /// The boxes that ask for an email address, sorted (see [`NodeFacts::is_sign_up`]).
+    sign_ups: Vec<NodeId>,
     hints: Vec<Option<Hint>>,
     attr_words: hints::AttrWords<'a>,
     /// 0 = not computed, 1 = not a repeated item, 2 = a repeated item.
@@ -75,6 +80,7 @@ impl<'a> NodeFacts<'a> {
             dom,
             overlays: &[],
             dialogs: &[],
+            sign_ups: Vec::new(),
             hints: vec![None; dom.len()],
             attr_words: hints::AttrWords::new(dom),
             repeated: vec![0; dom.len()],
@@ -88,14 +94,30 @@ impl<'a> NodeFacts<'a> {
     }
 
     /// The facts of `page`'s DOM, with what the page declares of its layout (the boxes it lays
-    /// over itself: see [`Page`]'s `declared.overlays` and `declared.dialogs`);
+    /// over itself: see [`Page`]'s `declared.overlays` and `declared.dialogs`) and the boxes
+    /// that ask for an email address (see [`NodeFacts::is_sign_up`]), which `stats` measure;
     /// [`NodeFacts::new`] knows the DOM alone.
-    pub fn of_page(page: &'a Page) -> NodeFacts<'a> {
+    pub fn of_page(page: &'a Page, stats: &Stats) -> NodeFacts<'a> {
+        let mut sign_ups: Vec<NodeId> = page
+            .declared
+            .email_fields
+            .iter()
+            .filter_map(|&field| sign_up_around(page, stats, field))
+            .collect();
+        sign_ups.sort_unstable();
+        sign_ups.dedup();
         NodeFacts {
             overlays: &page.declared.overlays,
             dialogs: &page.declared.dialogs,
+            sign_ups,
             ..NodeFacts::new(&page.dom)
         }
+    }
+
+    /// True when `id` is a box that asks for an email address and says little else (see
+    /// [`sign_up_around`]): a newsletter's sign-up and its pitch, a comment form, a log-in.
+    pub fn is_sign_up(&self, id: NodeId) -> bool {
+        self.sign_ups.binary_search(&id).is_ok()
     }
 
     /// True when the links inside `id` lead mostly to other owners' sites
@@ -231,7 +253,13 @@ impl<'a> NodeFacts<'a> {
         self.context(stats, total_blocks, id) & OVERLAY != 0
     }
 
-    /// The context bits of `id` ([`NEGATIVE`], [`CONSENT`], [`OVERLAY`]), from its own hint,
+    /// True when `id` sits in a box that asks for an email address (see
+    /// [`NodeFacts::is_sign_up`]).
+    pub fn in_sign_up(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
+        self.context(stats, total_blocks, id) & SIGN_UP != 0
+    }
+
+    /// The context bits of `id` ([`NEGATIVE`], [`CONSENT`], [`OVERLAY`], [`SIGN_UP`]), from its own hint,
     /// its style and its ancestors'.
     fn context(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> u8 {
         // Walk up to the first node already known, then fill the path downwards: every node is
@@ -253,6 +281,9 @@ impl<'a> NodeFacts<'a> {
         for &n in path.iter().rev() {
             if self.is_overlay(stats, total_blocks, n) {
                 bits |= OVERLAY;
+            }
+            if self.is_sign_up(n) {
+                bits |= SIGN_UP;
             }
             if self.dom.is_element(n)
                 && self.hint(n).is_negative()
@@ -550,6 +581,7 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
         if s <= 0.0
             || facts.in_consent_box(stats, total_blocks, block.node)
             || facts.in_overlay(stats, total_blocks, block.node)
+            || facts.in_sign_up(stats, total_blocks, block.node)
         {
             continue;
         }
@@ -703,6 +735,45 @@ pub(super) fn apart_before_the_headline(
         .chain(dom.ancestors(node))
         .find(|&n| stats.contains(n, title))
         .is_none_or(|s| is_page_wrapper(dom, s) || wraps_the_page(stats, total_blocks, s))
+}
+
+/// Words from which a box around an email field says more than a sign-up does: a newsletter's
+/// pitch, a comment form's "Your email address will not be published", a log-in's links stay
+/// below it.
+const SIGN_UP_WORDS: u32 = 100;
+
+/// The box that asks for the email address `field` and says little else: the smallest box
+/// around it that holds a heading or prose besides (the sign-up's title, its pitch), or else
+/// the largest one of [`SIGN_UP_WORDS`] words at most; never one holding an `<h1>` (a page that
+/// is itself a sign-up), nor the page itself. A newsletter's sign-up printed
+/// inside an article or among a list's cards asks the reader something; it is no text of the
+/// page, however it is named, and stopping at its title keeps the cards around it out. `None`
+/// when the field's own box says more (a page whose text is the form's introduction).
+pub(super) fn sign_up_around(page: &Page, stats: &Stats, field: NodeId) -> Option<NodeId> {
+    let dom = &page.dom;
+    let mut found = None;
+    for n in dom.ancestors(field) {
+        let a = stats.get(n);
+        if is_page_wrapper(dom, n) || a.words > SIGN_UP_WORDS {
+            break;
+        }
+        let blocks = page
+            .blocks
+            .get(a.first_block as usize..a.end_block as usize)
+            .unwrap_or_default();
+        if blocks.iter().any(|b| b.kind == BlockKind::Heading(1)) {
+            break;
+        }
+        found = Some(n);
+        if a.prose > 0
+            || blocks
+                .iter()
+                .any(|b| matches!(b.kind, BlockKind::Heading(_)))
+        {
+            break;
+        }
+    }
+    found.filter(|&n| stats.get(n).words > 0)
 }
 
 /// True for an element that marks the page's main content: `<main>`, or `role="main"`.

@@ -3885,7 +3885,8 @@ fn a_named_prompt_is_no_article_on_a_page_of_cards() {
 
 /// A newsletter's sign-up after a shop's short introduction and its few cards holds three times
 /// the introduction's prose: counted as the page's, it starved the introduction, and widening
-/// kept the sign-up alone. It is no prose of the page, and the introduction stands.
+/// kept the sign-up alone. It is no prose of the page, and the introduction stands, whether its
+/// name says what it is or its form asking for an address does.
 #[test]
 fn a_newsletter_sign_up_does_not_starve_the_page_beside_it() {
     let cards: String = (1..=4)
@@ -3895,24 +3896,26 @@ fn a_newsletter_sign_up_does_not_starve_the_page_beside_it() {
             )
         })
         .collect();
-    let html = format!(
-        "<html><head><title>Standing desk accessories</title></head><body><nav>{NAV}</nav>\
+    for name in ["newsletter-signup", "k3q"] {
+        let html = format!(
+            "<html><head><title>Standing desk accessories</title></head><body><nav>{NAV}</nav>\
          <div class=intro><h1>Standing desk accessories</h1><p>Choose from hundreds of \
          accessories designed to complement your workspace, from monitor arms and keyboard trays \
          to cable management, lighting and anti-fatigue mats for every desk.</p></div>\
-         <div class=grid>{cards}</div><div class=newsletter-signup><p>Join our newsletter and get \
+         <div class=grid>{cards}</div><div class={name}><p>Join our newsletter and get \
          the latest news, new arrivals and exclusive offers delivered to your inbox every single \
          week, with tips from our designers.</p><p>You can unsubscribe at any time, and we never \
          share your email address with anyone, ever, for any reason, as our privacy policy \
          explains in detail.</p><p>Members also hear first about our seasonal sales, our limited \
          editions and the events we hold in our showrooms around the country each spring.</p>\
          <form><input type=email><button>Sign up</button></form></div></body></html>"
-    );
-    let (page, x) = run(&html);
-    let kept = kept(&page, &x);
-    assert!(has(&kept, "Choose from hundreds"), "{kept:#?}");
-    assert!(!has(&kept, "Join our newsletter"), "{kept:#?}");
-    assert!(!has(&kept, "Members also hear"), "{kept:#?}");
+        );
+        let (page, x) = run(&html);
+        let kept = kept(&page, &x);
+        assert!(has(&kept, "Choose from hundreds"), "{kept:#?}");
+        assert!(!has(&kept, "Join our newsletter"), "{kept:#?}");
+        assert!(!has(&kept, "Members also hear"), "{name}: {kept:#?}");
+    }
 }
 
 /// A name on the page's wrappers says nothing of one part of it: a `<body>` or a wrapper named
@@ -3937,17 +3940,22 @@ fn a_consent_name_on_the_pages_wrapper_does_not_blank_it() {
 }
 
 /// A newsletter's sign-up beside the page's own lines is its furniture to the fallback: it asks
-/// something of the reader and says nothing of the page.
+/// something of the reader and says nothing of the page, whether its name says so or its form
+/// asking for an address does.
 #[test]
 fn the_fallback_leaves_a_sign_up_beside_the_pages_own_lines() {
     let own = "<div class=a><div><p>Wash the shoe by hand in cold water and let it dry away \
                from the heater.</p></div></div><div class=b><div><p>Brush the sole clean after \
                every muddy trail run, and store it dry.</p></div></div>";
-    let sign_up = "<div class=newsletter-signup><p>Join our newsletter for the latest news, new \
-                   arrivals and offers in your inbox every single week.</p><form><input \
-                   type=email><button>Sign up</button></form></div>";
-    let html = page_of_short_lines("", &format!("{own}{sign_up}"));
-    assert_keeps_but_leaves(&html, "Wash the shoe", "Join our newsletter", "fallback");
+    for name in ["newsletter-signup", "k3q"] {
+        let sign_up = format!(
+            "<div class={name}><p>Join our newsletter for the latest news, new arrivals and \
+             offers in your inbox every single week.</p><form><input type=email>\
+             <button>Sign up</button></form></div>"
+        );
+        let html = page_of_short_lines("", &format!("{own}{sign_up}"));
+        assert_keeps_but_leaves(&html, "Wash the shoe", "Join our newsletter", "fallback");
+    }
 }
 
 /// Asserts that the extraction of `html` keeps the line holding `own` and leaves the one holding
@@ -4212,6 +4220,106 @@ fn the_fallback_never_keeps_a_dialog() {
     let (page, x) = run(&html);
     let list = kept(&page, &x);
     assert!(!has(&list, "our partners"), "{list:#?}");
+}
+
+/// A newsletter's sign-up: a title, a pitch, and a form asking for an email address, under a
+/// generated class that says nothing.
+const SIGN_UP: &str = "<div class=k3q><h3>Get our newsletter</h3><p>The week's best stories, \
+    handpicked by our editors and delivered to your inbox every Friday morning, with no spam \
+    and a link to leave at any time.</p><form action=/subscribe><input type=email \
+    placeholder='Your email'><button>Sign up</button></form></div>";
+
+/// A sign-up printed in the middle of an article asks the reader something: it is no text of
+/// the article, however it is named, and the paragraphs on either side stay, as does a short
+/// line sharing a box with it.
+#[test]
+fn a_sign_up_inside_an_article_is_not_its_text() {
+    let html = format!(
+        "<html><head><title>Story</title></head><body><nav>{NAV}</nav><div class=x9>\
+         <h1>Story</h1>{}<div class=x7><p class=c2>Photographs by Ana Ruiz</p>{SIGN_UP}</div>\
+         {}</div></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6)
+    );
+    let (page, x) = run(&html);
+    let list = kept(&page, &x);
+    assert!(has(&list, "Paragraph 0 of"), "{list:#?}");
+    assert!(has(&list, "Paragraph 5 of"), "{list:#?}");
+    assert!(!has(&list, "handpicked"), "{list:#?}");
+    assert!(!has(&list, "Get our newsletter"), "{list:#?}");
+    // The sign-up's box ends at its title: the credit printed beside it is the article's.
+    assert!(has(&list, "Photographs by Ana Ruiz"), "{list:#?}");
+    assert!(
+        reason_of(&page, &x, "handpicked").is_some_and(|r| r.contains("email address")),
+        "{:?}",
+        reason_of(&page, &x, "handpicked")
+    );
+    // A bare form among the article's paragraphs, with no title or pitch of its own: the box
+    // around it says more than a sign-up, and only the form goes.
+    let html = format!(
+        "<html><head><title>Story</title></head><body><nav>{NAV}</nav><div class=x9>\
+         <h1>Story</h1><div class=x8>{}<form><input type=email><button>Sign up</button></form>\
+         {}</div></div></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6)
+    );
+    let (page, x) = run(&html);
+    for n in [0, 5] {
+        let why = reason_of(&page, &x, &format!("Paragraph {n} of")).unwrap_or_default();
+        assert!(why.contains("main container"), "{why}");
+    }
+}
+
+/// A page that is itself a newsletter's sign-up (its headline, its pitch and the form in one
+/// box) is no sign-up printed on a page: its pitch is its text, beside the publisher's line.
+#[test]
+fn a_sign_up_under_the_pages_headline_is_its_text() {
+    let html = format!(
+        "<html><head><title>The Friday letter</title></head><body><nav>{NAV}</nav>\
+         <div class=x8><h1>The Friday letter</h1><p>Every Friday our editors choose the five \
+         stories of the week worth your evening, and write a line on why each one matters to \
+         you.</p><p>It is free, it comes once a week, and every issue ends with a long read \
+         saved for the weekend, chosen by a different writer.</p><form><input type=email>\
+         <button>Sign up</button></form></div><div class=x6><p>Published by The Weekly, twelve \
+         Harbour Street, Leeds, since 1998, and read in forty countries.</p></div></body></html>"
+    );
+    let (page, x) = run(&html);
+    let list = kept(&page, &x);
+    assert!(has(&list, "Every Friday our editors"), "{list:#?}");
+}
+
+/// Among a shop's cards a sign-up's pitch is the only prose there is: it makes no article, and
+/// the cards are the page's text. The sign-up's box ends at its title: the cards beside it,
+/// short as they are, stay out of it.
+#[test]
+fn a_sign_up_among_a_lists_cards_is_no_article() {
+    let cards = shoe_cards();
+    let html = format!(
+        "<html><head><title>Trail shoes</title></head><body><div class=w1><h1>Trail shoes</h1>\
+         <div class=g2><ul class=cards>{cards}</ul>{SIGN_UP}</div></div></body></html>"
+    );
+    let (page, x) = run(&html);
+    let list = kept(&page, &x);
+    assert!(has(&list, "Trail runner model 3"), "{list:#?}");
+    assert!(has(&list, "Trail runner model 8"), "{list:#?}");
+    assert!(!has(&list, "handpicked"), "{list:#?}");
+}
+
+/// A contact page's introduction shares its box with the form asking for an address, as a
+/// sign-up's pitch does: beside the page's own prose it would go, but where it is the only prose
+/// there is, the page is not left blank.
+#[test]
+fn a_contact_pages_only_prose_is_kept_beside_its_form() {
+    let html = format!(
+        "<html><head><title>Contact us</title></head><body><nav>{NAV}</nav><div class=x9>\
+         <h1>Contact us</h1><div class=x8><p>Write to us about an order, a return or anything \
+         else, and someone from our team in Leeds answers within a working day, often \
+         sooner.</p><form><label>Email <input type=email></label><textarea></textarea>\
+         <button>Send</button></form></div></div></body></html>"
+    );
+    let (page, x) = run(&html);
+    let list = kept(&page, &x);
+    assert!(has(&list, "Write to us about an order"), "{list:#?}");
 }
 
 /// A shop's list of `cards` entries, then a comment section under its count: `comments`

@@ -96,8 +96,9 @@ struct PageProse {
     kept_in_footer: u32,
 }
 
-/// The prose words below each node that are not inside furniture, the page's footer as its
-/// name places it ([`names_the_page_footer`]) or an offer to subscribe beside the first choice
+/// The prose words below each node that are not inside furniture, a box laid over the page or
+/// asking for an email address, the page's footer as its name places it
+/// ([`names_the_page_footer`]) or an offer to subscribe beside the first choice
 /// ([`is_an_offer_beside`]; nor, when `strict`, in a comment, a sidebar or one of many alike
 /// items with bylines), and the page's total of them. `first` and `containers` are
 /// the first extraction's; `teaser_page` says it found a section front of teasers, whose
@@ -143,7 +144,9 @@ fn prose_per_node(
             continue;
         }
         let set_apart = ancestor_mark(dom, &mut marks, block.node, dom.root(), |n| {
-            if is_furniture_element(dom, n) || facts.is_overlay(stats, footer_place.total_blocks, n)
+            if is_furniture_element(dom, n)
+                || facts.is_overlay(stats, footer_place.total_blocks, n)
+                || facts.is_sign_up(n)
             {
                 2
             } else if names_the_page_footer(stats, facts, &footer_place, n) {
