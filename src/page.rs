@@ -506,16 +506,26 @@ const NOSCRIPT_CONTENT_BYTES: usize = 1000;
 /// Words in the page's blocks of prose, but for those in a dialog laid over it (see
 /// [`Declarations::dialogs`]): a cookie notice says nothing of whether the page shows its text.
 fn prose_words(page: &Page) -> u32 {
-    let dialogs = &page.declared.dialogs;
-    let in_dialog = |block: &Block| {
-        !dialogs.is_empty()
-            && std::iter::once(block.node)
-                .chain(page.dom.ancestors(block.node))
-                .any(|n| dialogs.binary_search(&n).is_ok())
-    };
+    // Every node under a dialog marked once (a nested dialog is inside its outer one already).
+    let mut in_dialog = Vec::new();
+    if !page.declared.dialogs.is_empty() {
+        in_dialog = vec![false; page.dom.len()];
+        for &dialog in &page.declared.dialogs {
+            if in_dialog.get(dialog as usize).copied().unwrap_or(true) {
+                continue;
+            }
+            for edge in page.dom.traverse(dialog) {
+                if let crate::dom::Edge::Open(n) = edge
+                    && let Some(mark) = in_dialog.get_mut(n as usize)
+                {
+                    *mark = true;
+                }
+            }
+        }
+    }
     page.blocks
         .iter()
-        .filter(|b| b.is_prose() && !in_dialog(b))
+        .filter(|b| b.is_prose() && !in_dialog.get(b.node as usize).copied().unwrap_or(false))
         .map(|b| b.words)
         .sum()
 }

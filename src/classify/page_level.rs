@@ -1262,8 +1262,8 @@ fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
 /// Block-level fallback for pages where no container stands out: long, low-link text blocks and
 /// the headline. Prose in a consent manager's box or in a modal dialog the page declares is
 /// never kept: on a page of short lines (a product's parts, a shop's grid) such a notice is the
-/// only prose there is. Prose in the page's
-/// other furniture (its header, navigation, footer, a dialog, a subscription offer: see
+/// only prose there is. Prose in the page's other furniture (its header, navigation, footer, a
+/// dialog it does not declare modal, a subscription offer, a sign-up: see
 /// [`Standing::Furniture`]) is kept only when no prose of the page's own stands outside
 /// furniture, so that a page of scattered lines is never left blank.
 fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExtraction {
@@ -1343,7 +1343,8 @@ fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExt
 enum Standing {
     /// Outside the page's furniture.
     Page,
-    /// In its header, navigation, footer, a dialog or another furniture box (see
+    /// In its header, navigation, footer, a dialog it does not declare modal
+    /// (`aria-modal="false"`, `aria-hidden`) or another furniture box (see
     /// [`widen::is_furniture_element`]), in a box named as a prompt (see
     /// [`hints::Hint::names_a_prompt`]) or asking for an email address (see
     /// [`NodeFacts::is_sign_up`]), but in no consent notice.
@@ -1357,10 +1358,11 @@ enum Standing {
 
 impl Standing {
     /// Where the block held by `node` stands: in a consent notice when any box around it is
-    /// one, else in furniture when any is furniture. The page's wrappers (`<body>` and any box
-    /// holding nine tenths of its blocks) say nothing of one part of it (a `<body
-    /// class="cookie-consent-accepted">`), and are not asked. `memo` holds one entry per node,
-    /// once known, so that a page's blocks ask each box once.
+    /// one, else in a dialog, else in furniture when any is furniture. The page's wrappers
+    /// (`<body>` and any box holding nine tenths of its blocks) say nothing of one part of it (a
+    /// `<body class="cookie-consent-accepted">`), and are asked only whether they are a dialog
+    /// the page declares. `memo` holds one entry per node, once known, so that a page's blocks
+    /// ask each box once.
     fn of(
         page: &Page,
         stats: &Stats,
@@ -1382,10 +1384,6 @@ impl Standing {
                 }
                 None => break,
             }
-            // A dialog says what it is, however much of the page it holds.
-            if select::wraps_the_page(stats, total_blocks, n) && !facts.is_dialog(n) {
-                break;
-            }
             path.push(n);
             at = dom.parent(n);
         }
@@ -1393,8 +1391,16 @@ impl Standing {
             // A prompt's box (a subscription offer, a newsletter's sign-up) and a box laid over
             // the page are as much its furniture as its footer: beside the page's own lines they
             // are no text of the page, and when a prompt was chosen, its name made the page fall
-            // back. (A consent manager's box is furniture too, by its name.)
-            let own = if hints::names_consent(dom, n) {
+            // back. (A consent manager's box is furniture too, by its name.) A wrapper of the
+            // page is asked only whether it is a dialog, which says what it is however much of
+            // the page it holds (a notice's inner box may hold as much).
+            let own = if select::wraps_the_page(stats, total_blocks, n) {
+                if facts.is_dialog(n) {
+                    Standing::Dialog
+                } else {
+                    Standing::Page
+                }
+            } else if hints::names_consent(dom, n) {
                 Standing::Consent
             } else if facts.is_dialog(n) {
                 Standing::Dialog

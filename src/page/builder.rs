@@ -181,18 +181,10 @@ impl<'a> BlockBuilder<'a> {
             self.declared.overlays.push(id);
         }
         // A modal dialog is laid over the page by what it says it is, wherever its sheet places
-        // it: an open `<dialog>`, or a box marked `role="dialog"` or `aria-modal`. One that says
-        // it is not modal (`aria-modal="false"`) is a drawer or a sheet the page opens in place,
-        // as a shop prints its product's details; one hidden from assistive technology
-        // (`aria-hidden="true"`) is closed, and its text is weighed as before it was noted.
-        let says = |attr: &str, value: &str| {
-            dom.attr(id, attr)
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case(value))
-        };
-        if (*name == local_name!("dialog") || is_marked_dialog(dom, id))
-            && !says("aria-modal", "false")
-            && !says("aria-hidden", "true")
-        {
+        // it. One that says it is not modal is a drawer or a sheet the page opens in place, as
+        // a shop prints its product's details; one hidden from assistive technology is closed,
+        // and its text is weighed as any box's.
+        if is_shown_modal(dom, id, name) {
             self.declared.dialogs.push(id);
         }
     }

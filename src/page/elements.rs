@@ -313,8 +313,32 @@ fn is_unnamed_folded_panel(dom: &Dom, id: NodeId) -> bool {
     folded_alike_beside(dom, id, class)
 }
 
+/// True when the element is a modal dialog the page shows: an open `<dialog>`, or an element
+/// `role="dialog"` (or `alertdialog`) or `aria-modal="true"` marks a dialog, unless it says it
+/// is no modal (`aria-modal="false"`) or is hidden from assistive technology
+/// (`aria-hidden="true"`). One pass over the attributes: every shown element is asked.
+pub(super) fn is_shown_modal(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
+    let (mut marked, mut refused) = (*name == local_name!("dialog"), false);
+    for (attr, value) in dom.attrs(id) {
+        match *attr {
+            local_name!("role") => {
+                let role = value.trim();
+                marked |=
+                    role.eq_ignore_ascii_case("dialog") || role.eq_ignore_ascii_case("alertdialog");
+            }
+            local_name!("aria-modal") => {
+                marked |= value.trim().eq_ignore_ascii_case("true");
+                refused |= value.trim().eq_ignore_ascii_case("false");
+            }
+            local_name!("aria-hidden") => refused |= value.trim().eq_ignore_ascii_case("true"),
+            _ => {}
+        }
+    }
+    marked && !refused
+}
+
 /// True when `role="dialog"` (or `alertdialog`) or `aria-modal="true"` marks the element a dialog.
-pub(super) fn is_marked_dialog(dom: &Dom, id: NodeId) -> bool {
+fn is_marked_dialog(dom: &Dom, id: NodeId) -> bool {
     dom.attr(id, "role").is_some_and(|r| {
         let r = r.trim();
         r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog")

@@ -40,8 +40,9 @@ pub(super) struct NodeFacts<'a> {
     dom: &'a Dom,
     /// The boxes the page lays over itself, sorted (see [`NodeFacts::of_page`]).
     overlays: &'a [NodeId],
-    /// The modal dialogs the page declares, sorted (see [`NodeFacts::of_page`]).
-    dialogs: &'a [NodeId],
+    /// The modal dialogs the page declares, sorted, but for one holding a heading that reads as
+    /// the page's title (see [`NodeFacts::of_page`]).
+    dialogs: Vec<NodeId>,
     /// The boxes that ask for an email address, sorted (see [`NodeFacts::is_sign_up`]).
     sign_ups: Vec<NodeId>,
     hints: Vec<Option<Hint>>,
@@ -79,7 +80,7 @@ impl<'a> NodeFacts<'a> {
         NodeFacts {
             dom,
             overlays: &[],
-            dialogs: &[],
+            dialogs: Vec::new(),
             sign_ups: Vec::new(),
             hints: vec![None; dom.len()],
             attr_words: hints::AttrWords::new(dom),
@@ -98,20 +99,47 @@ impl<'a> NodeFacts<'a> {
     /// that ask for an email address (see [`NodeFacts::is_sign_up`]), which `stats` measure;
     /// [`NodeFacts::new`] knows the DOM alone.
     pub fn of_page(page: &'a Page, stats: &Stats) -> NodeFacts<'a> {
-        let mut sign_ups: Vec<NodeId> = page
-            .declared
-            .email_fields
+        let fields = &page.declared.email_fields;
+        let headings = (!fields.is_empty()).then(|| HeadingCounts::of(page));
+        let mut sign_ups: Vec<NodeId> = fields
             .iter()
-            .filter_map(|&field| sign_up_around(page, stats, field))
+            .take(MAX_SIGN_UP_FIELDS)
+            .filter_map(|&field| sign_up_around(page, stats, headings.as_ref()?, field))
             .collect();
         sign_ups.sort_unstable();
         sign_ups.dedup();
-        NodeFacts {
+        let mut facts = NodeFacts {
             overlays: &page.declared.overlays,
-            dialogs: &page.declared.dialogs,
             sign_ups,
             ..NodeFacts::new(&page.dom)
+        };
+        // A story opened in a modal over its site's front is the page, not laid over it: its
+        // headline reads as the page's title, even where no `<h1>` marks it.
+        if !page.declared.dialogs.is_empty() {
+            // The headings reading as the title, found once, in block order: each dialog then
+            // asks whether one falls among its blocks (nested dialogs share them).
+            let titled: Vec<usize> = (0..page.blocks.len())
+                .filter(|&index| {
+                    let block = &page.blocks[index];
+                    matches!(block.kind, BlockKind::Heading(1..=3))
+                        && facts.title_score(page, index, |title| {
+                            super::title_match(block, title, DIALOG_TITLE_MATCH)
+                        }) >= DIALOG_TITLE_MATCH
+                })
+                .collect();
+            facts.dialogs = page
+                .declared
+                .dialogs
+                .iter()
+                .copied()
+                .filter(|&dialog| {
+                    let a = stats.get(dialog);
+                    let first = titled.partition_point(|&t| t < a.first_block as usize);
+                    titled.get(first).is_none_or(|&t| t >= a.end_block as usize)
+                })
+                .collect();
         }
+        facts
     }
 
     /// True when `id` is a box that asks for an email address and says little else (see
@@ -259,8 +287,8 @@ impl<'a> NodeFacts<'a> {
         self.context(stats, total_blocks, id) & SIGN_UP != 0
     }
 
-    /// The context bits of `id` ([`NEGATIVE`], [`CONSENT`], [`OVERLAY`], [`SIGN_UP`]), from its own hint,
-    /// its style and its ancestors'.
+    /// The context bits of `id` ([`NEGATIVE`], [`CONSENT`], [`OVERLAY`], [`SIGN_UP`]), from its
+    /// own hint, its style and its ancestors'.
     fn context(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> u8 {
         // Walk up to the first node already known, then fill the path downwards: every node is
         // computed once per page.
@@ -737,39 +765,90 @@ pub(super) fn apart_before_the_headline(
         .is_none_or(|s| is_page_wrapper(dom, s) || wraps_the_page(stats, total_blocks, s))
 }
 
+/// Share of a heading's words found in the page's title from which a dialog holding it is the
+/// page itself (as the headline is found: see `titled_heading`).
+const DIALOG_TITLE_MATCH: f32 = 0.8;
+
 /// Words from which a box around an email field says more than a sign-up does: a newsletter's
 /// pitch, a comment form's "Your email address will not be published", a log-in's links stay
 /// below it.
 const SIGN_UP_WORDS: u32 = 100;
 
+/// How many boxes above its email field a sign-up's box may stand: its title and pitch are a
+/// level or two above the form. A bound, so that a hostile page of deep boxes costs little.
+const SIGN_UP_LEVELS: usize = 8;
+
+/// How many of a page's email fields are asked for their sign-up: a page asks for an address a
+/// few times at most, and a hostile page asking thousands of times costs no more.
+const MAX_SIGN_UP_FIELDS: usize = 32;
+
+/// Running counts of the page's headings over its blocks, so that whether a run of blocks holds
+/// a heading, or an `<h1>`, costs two look-ups.
+pub(super) struct HeadingCounts {
+    /// Per block index `i`, the headings among blocks `0..i`.
+    any: Vec<u32>,
+    /// Per block index `i`, the `<h1>` headings among blocks `0..i`.
+    h1: Vec<u32>,
+}
+
+impl HeadingCounts {
+    /// The counts of `page`'s blocks.
+    pub fn of(page: &Page) -> HeadingCounts {
+        let (mut any, mut h1) = (vec![0], vec![0]);
+        for block in &page.blocks {
+            let level = match block.kind {
+                BlockKind::Heading(level) => Some(level),
+                _ => None,
+            };
+            any.push(any.last().copied().unwrap_or(0) + u32::from(level.is_some()));
+            h1.push(h1.last().copied().unwrap_or(0) + u32::from(level == Some(1)));
+        }
+        HeadingCounts { any, h1 }
+    }
+
+    /// Headings, and `<h1>` headings, among the blocks of `a`'s subtree.
+    fn within(&self, a: &stats::Agg) -> (u32, u32) {
+        let count = |counts: &[u32]| {
+            let end = (a.end_block as usize).min(counts.len().saturating_sub(1));
+            let start = (a.first_block as usize).min(end);
+            counts[end] - counts[start]
+        };
+        (count(&self.any), count(&self.h1))
+    }
+}
+
 /// The box that asks for the email address `field` and says little else: the smallest box
 /// around it that holds a heading or prose besides (the sign-up's title, its pitch), or else
-/// the largest one of [`SIGN_UP_WORDS`] words at most; never one holding an `<h1>` (a page that
-/// is itself a sign-up), nor the page itself. A newsletter's sign-up printed
-/// inside an article or among a list's cards asks the reader something; it is no text of the
-/// page, however it is named, and stopping at its title keeps the cards around it out. `None`
-/// when the field's own box says more (a page whose text is the form's introduction).
-pub(super) fn sign_up_around(page: &Page, stats: &Stats, field: NodeId) -> Option<NodeId> {
+/// the largest one of [`SIGN_UP_WORDS`] words at most, [`SIGN_UP_LEVELS`] above the field at
+/// most; never one holding an `<h1>` (a page that is itself a sign-up), an `<article>` or the
+/// page's main region (a short post with its subscription form), nor the page itself. A
+/// newsletter's sign-up printed inside an article or among a list's cards asks the reader
+/// something; it is no text of the page, however it is named, and stopping at its title keeps
+/// the cards around it out. `None` when the field's own box says more (a page whose text is the
+/// form's introduction).
+fn sign_up_around(
+    page: &Page,
+    stats: &Stats,
+    headings: &HeadingCounts,
+    field: NodeId,
+) -> Option<NodeId> {
     let dom = &page.dom;
     let mut found = None;
-    for n in dom.ancestors(field) {
+    for n in dom.ancestors(field).take(SIGN_UP_LEVELS) {
         let a = stats.get(n);
-        if is_page_wrapper(dom, n) || a.words > SIGN_UP_WORDS {
+        if is_page_wrapper(dom, n)
+            || a.words > SIGN_UP_WORDS
+            || marks_main(dom, n)
+            || dom.is_html(n, &local_name!("article"))
+        {
             break;
         }
-        let blocks = page
-            .blocks
-            .get(a.first_block as usize..a.end_block as usize)
-            .unwrap_or_default();
-        if blocks.iter().any(|b| b.kind == BlockKind::Heading(1)) {
+        let (titles, h1s) = headings.within(&a);
+        if h1s > 0 {
             break;
         }
         found = Some(n);
-        if a.prose > 0
-            || blocks
-                .iter()
-                .any(|b| matches!(b.kind, BlockKind::Heading(_)))
-        {
+        if a.prose > 0 || titles > 0 {
             break;
         }
     }

@@ -4187,6 +4187,17 @@ fn a_dialog_is_laid_over_the_page_whatever_its_style() {
         assert!(has(&list, "Trail runner model 8"), "{notice}: {list:#?}");
         assert!(!has(&list, "our partners"), "{notice}: {list:#?}");
     }
+    // Inside an article's box, the dialog goes from it.
+    let html = format!(
+        "<html><head><title>Story</title></head><body><nav>{NAV}</nav><div class=x9>\
+         <h1>Story</h1>{}<div class=q7x role=dialog>{inner}</div>{}</div></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6)
+    );
+    let (page, x) = run(&html);
+    let why = reason_of(&page, &x, "our partners").unwrap_or_default();
+    assert!(why.contains("removed: a dialog"), "{why}");
+    assert!(has(&kept(&page, &x), "Paragraph 5 of"));
     let drawer = format!("<div class=q7x role=dialog aria-modal=false>{inner}</div>");
     let (page, x) = run(&shoe_list(&drawer, "", ""));
     assert!(has(&kept(&page, &x), "our partners"));
@@ -4209,17 +4220,41 @@ fn the_fallback_never_keeps_a_dialog() {
     );
     // A shop drawn by its scripts may print little but its name: the dialog then holds most of
     // the page's blocks, and is still no text of the page.
-    let notice = format!(
-        "<div class=q7x role=dialog>{}</div>",
-        CONSENT_PROSE.repeat(12)
-    );
+    // Its inner box too, which holds as much of the page.
+    for notice in [
+        format!(
+            "<div class=q7x role=dialog>{}</div>",
+            CONSENT_PROSE.repeat(12)
+        ),
+        format!(
+            "<div class=q7x role=dialog><div class=in>{}</div></div>",
+            CONSENT_PROSE.repeat(12)
+        ),
+    ] {
+        let html = format!(
+            "<html><head><title>Trail shoe</title></head><body><h1>Trail shoe</h1>{notice}\
+             </body></html>"
+        );
+        let (page, x) = run(&html);
+        let list = kept(&page, &x);
+        assert!(!has(&list, "our partners"), "{notice}: {list:#?}");
+    }
+}
+
+/// A story opened in a modal over its site's front is the page: a dialog holding a heading that
+/// reads as the page's title is no box laid over it, and its paragraphs are the article.
+#[test]
+fn a_dialog_holding_the_pages_headline_is_the_page() {
     let html = format!(
-        "<html><head><title>Trail shoe</title></head><body><h1>Trail shoe</h1>{notice}\
-         </body></html>"
+        "<html><head><title>The bridge that swayed</title></head><body><nav>{NAV}</nav>\
+         <div class=q7x role=dialog aria-modal=true><h2>The bridge that swayed</h2>{}</div>\
+         </body></html>",
+        paragraphs(0..6)
     );
     let (page, x) = run(&html);
     let list = kept(&page, &x);
-    assert!(!has(&list, "our partners"), "{list:#?}");
+    assert!(has(&list, "Paragraph 0 of"), "{list:#?}");
+    assert!(has(&list, "Paragraph 5 of"), "{list:#?}");
 }
 
 /// A newsletter's sign-up: a title, a pitch, and a form asking for an email address, under a
@@ -4303,6 +4338,24 @@ fn a_sign_up_among_a_lists_cards_is_no_article() {
     assert!(has(&list, "Trail runner model 3"), "{list:#?}");
     assert!(has(&list, "Trail runner model 8"), "{list:#?}");
     assert!(!has(&list, "handpicked"), "{list:#?}");
+    let why = reason_of(&page, &x, "handpicked").unwrap_or_default();
+    assert!(why.contains("email address"), "{why}");
+}
+
+/// A short post with its own subscription form inside its `<article>` (the page's `<h1>` is the
+/// site's name) is no sign-up: the post is the page's text.
+#[test]
+fn a_short_post_with_a_subscription_form_is_no_sign_up() {
+    let html = "<html><head><title>A note on tides</title></head><body><h1>The Harbour Log</h1>\
+         <article class=x5><h2>A note on tides</h2><p>The spring tides this week run higher \
+         than the tables say, so moor long and check your lines at night, as the old hands on \
+         the north quay have done every March since the wall was built.</p>\
+         <form><input type=email><button>Subscribe</button></form></article>\
+         <div class=x6><p>Published by The Harbour Log, twelve Quay Street, since 1998.</p>\
+         </div></body></html>";
+    let (page, x) = run(html);
+    let list = kept(&page, &x);
+    assert!(has(&list, "The spring tides this week"), "{list:#?}");
 }
 
 /// A contact page's introduction shares its box with the form asking for an address, as a
