@@ -1149,6 +1149,8 @@ enum Count {
     Kept,
     /// `<h1>` headings.
     H1,
+    /// Headings of any level.
+    Heading,
     /// Lines that read as bylines (see [`stats::looks_like_byline`]).
     Byline,
     /// Prose blocks.
@@ -1162,12 +1164,12 @@ enum Count {
 /// asked for: most pages ask for none, and a byline's test is not cheap.
 #[derive(Default)]
 struct RunningCounts {
-    made: [Option<Vec<usize>>; 5],
+    made: [Option<Vec<usize>>; 6],
 }
 
 impl RunningCounts {
     /// How many blocks of `blocks` (clamped to the page) are `what`, `labels` saying which
-    /// blocks are kept.
+    /// blocks are kept (only [`Count::Kept`] reads them).
     fn over(
         &mut self,
         what: Count,
@@ -1189,6 +1191,10 @@ impl RunningCounts {
                     .blocks
                     .iter()
                     .for_each(|b| add(b.kind == BlockKind::Heading(1))),
+                Count::Heading => page
+                    .blocks
+                    .iter()
+                    .for_each(|b| add(matches!(b.kind, BlockKind::Heading(_)))),
                 Count::Byline => page
                     .blocks
                     .iter()
@@ -1394,16 +1400,13 @@ impl Standing {
             // back. (A consent manager's box is furniture too, by its name.) A wrapper of the
             // page is asked only whether it is a dialog, which says what it is however much of
             // the page it holds (a notice's inner box may hold as much).
-            let own = if select::wraps_the_page(stats, total_blocks, n) {
-                if facts.is_dialog(n) {
-                    Standing::Dialog
-                } else {
-                    Standing::Page
-                }
-            } else if hints::names_consent(dom, n) {
+            let wrapper = select::wraps_the_page(stats, total_blocks, n);
+            let own = if !wrapper && hints::names_consent(dom, n) {
                 Standing::Consent
             } else if facts.is_dialog(n) {
                 Standing::Dialog
+            } else if wrapper {
+                Standing::Page
             } else if widen::is_furniture_element(dom, n)
                 || facts.hint(n).names_a_prompt()
                 || facts.is_sign_up(n)
@@ -1531,11 +1534,19 @@ fn headline(
 /// [`cannot_hold_the_headline`]). The article runs from there on (see
 /// [`select::damp_outside_the_article`]).
 fn titled_heading(page: &Page, facts: &mut NodeFacts<'_>) -> Option<usize> {
+    (0..page.blocks.len()).position(|index| {
+        reads_as_title(page, facts, index)
+            && !cannot_hold_the_headline(&page.dom, page.blocks[index].node)
+    })
+}
+
+/// True when block `index` is a heading (`<h1>`–`<h3>`) that reads as the page's title (see
+/// [`title_match`]), wherever it stands.
+fn reads_as_title(page: &Page, facts: &mut NodeFacts<'_>, index: usize) -> bool {
     const NEEDED: f32 = 0.8;
-    page.blocks.iter().enumerate().position(|(index, block)| {
+    page.blocks.get(index).is_some_and(|block| {
         matches!(block.kind, BlockKind::Heading(1..=3))
             && facts.title_score(page, index, |title| title_match(block, title, NEEDED)) >= NEEDED
-            && !cannot_hold_the_headline(&page.dom, block.node)
     })
 }
 

@@ -313,38 +313,37 @@ fn is_unnamed_folded_panel(dom: &Dom, id: NodeId) -> bool {
     folded_alike_beside(dom, id, class)
 }
 
-/// True when the element is a modal dialog the page shows: an open `<dialog>`, or an element
-/// `role="dialog"` (or `alertdialog`) or `aria-modal="true"` marks a dialog, unless it says it
-/// is no modal (`aria-modal="false"`) or is hidden from assistive technology
-/// (`aria-hidden="true"`). One pass over the attributes: every shown element is asked.
+/// True when the element is a modal dialog the page shows: an open `<dialog>`, or one its
+/// attributes mark a dialog (see [`dialog_marks`]), unless they say it is no modal or hidden.
 pub(super) fn is_shown_modal(dom: &Dom, id: NodeId, name: &LocalName) -> bool {
-    let (mut marked, mut refused) = (*name == local_name!("dialog"), false);
-    for (attr, value) in dom.attrs(id) {
-        match *attr {
-            local_name!("role") => {
-                let role = value.trim();
-                marked |=
-                    role.eq_ignore_ascii_case("dialog") || role.eq_ignore_ascii_case("alertdialog");
-            }
-            local_name!("aria-modal") => {
-                marked |= value.trim().eq_ignore_ascii_case("true");
-                refused |= value.trim().eq_ignore_ascii_case("false");
-            }
-            local_name!("aria-hidden") => refused |= value.trim().eq_ignore_ascii_case("true"),
-            _ => {}
-        }
-    }
-    marked && !refused
+    let (marked, refused) = dialog_marks(dom, id);
+    (marked || *name == local_name!("dialog")) && !refused
 }
 
 /// True when `role="dialog"` (or `alertdialog`) or `aria-modal="true"` marks the element a dialog.
 fn is_marked_dialog(dom: &Dom, id: NodeId) -> bool {
-    dom.attr(id, "role").is_some_and(|r| {
-        let r = r.trim();
-        r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog")
-    }) || dom
-        .attr(id, "aria-modal")
-        .is_some_and(|m| m.trim().eq_ignore_ascii_case("true"))
+    dialog_marks(dom, id).0
+}
+
+/// What the element's attributes say of it as a dialog, in one pass (every shown element is
+/// asked): whether `role="dialog"` (or `alertdialog`) or `aria-modal="true"` marks it one, and
+/// whether it says it is no modal (`aria-modal="false"`) or is hidden from assistive technology
+/// (`aria-hidden="true"`).
+fn dialog_marks(dom: &Dom, id: NodeId) -> (bool, bool) {
+    let (mut marked, mut refused) = (false, false);
+    for (attr, value) in dom.attrs(id) {
+        let says = |word: &str| value.trim().eq_ignore_ascii_case(word);
+        match *attr {
+            local_name!("role") => marked |= says("dialog") || says("alertdialog"),
+            local_name!("aria-modal") => {
+                marked |= says("true");
+                refused |= says("false");
+            }
+            local_name!("aria-hidden") => refused |= says("true"),
+            _ => {}
+        }
+    }
+    (marked, refused)
 }
 
 /// How many elements [`folded_alike_beside`] looks at in each direction, among the box's

@@ -693,8 +693,9 @@ fn removal_reason(
     if stats.contains(id, core) {
         return None;
     }
-    // A box laid over the page goes at any size: the article flows under it, and its paragraphs
-    // scored nothing (so it never holds the core).
+    // A box laid over the page, or asking for an email address, goes at any size: the article
+    // flows under it or around it, and its paragraphs scored nothing (so it never holds the
+    // core).
     if facts.is_dialog(id) {
         return Some("removed: a dialog laid over the page".into());
     }

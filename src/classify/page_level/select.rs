@@ -99,12 +99,13 @@ impl<'a> NodeFacts<'a> {
     /// that ask for an email address (see [`NodeFacts::is_sign_up`]), which `stats` measure;
     /// [`NodeFacts::new`] knows the DOM alone.
     pub fn of_page(page: &'a Page, stats: &Stats) -> NodeFacts<'a> {
-        let fields = &page.declared.email_fields;
-        let headings = (!fields.is_empty()).then(|| HeadingCounts::of(page));
-        let mut sign_ups: Vec<NodeId> = fields
+        let mut counts = super::RunningCounts::default();
+        let mut sign_ups: Vec<NodeId> = page
+            .declared
+            .email_fields
             .iter()
             .take(MAX_SIGN_UP_FIELDS)
-            .filter_map(|&field| sign_up_around(page, stats, headings.as_ref()?, field))
+            .filter_map(|&field| sign_up_around(page, stats, &mut counts, field))
             .collect();
         sign_ups.sort_unstable();
         sign_ups.dedup();
@@ -119,13 +120,7 @@ impl<'a> NodeFacts<'a> {
             // The headings reading as the title, found once, in block order: each dialog then
             // asks whether one falls among its blocks (nested dialogs share them).
             let titled: Vec<usize> = (0..page.blocks.len())
-                .filter(|&index| {
-                    let block = &page.blocks[index];
-                    matches!(block.kind, BlockKind::Heading(1..=3))
-                        && facts.title_score(page, index, |title| {
-                            super::title_match(block, title, DIALOG_TITLE_MATCH)
-                        }) >= DIALOG_TITLE_MATCH
-                })
+                .filter(|&index| super::reads_as_title(page, &mut facts, index))
                 .collect();
             facts.dialogs = page
                 .declared
@@ -765,10 +760,6 @@ pub(super) fn apart_before_the_headline(
         .is_none_or(|s| is_page_wrapper(dom, s) || wraps_the_page(stats, total_blocks, s))
 }
 
-/// Share of a heading's words found in the page's title from which a dialog holding it is the
-/// page itself (as the headline is found: see `titled_heading`).
-const DIALOG_TITLE_MATCH: f32 = 0.8;
-
 /// Words from which a box around an email field says more than a sign-up does: a newsletter's
 /// pitch, a comment form's "Your email address will not be published", a log-in's links stay
 /// below it.
@@ -782,41 +773,6 @@ const SIGN_UP_LEVELS: usize = 8;
 /// few times at most, and a hostile page asking thousands of times costs no more.
 const MAX_SIGN_UP_FIELDS: usize = 32;
 
-/// Running counts of the page's headings over its blocks, so that whether a run of blocks holds
-/// a heading, or an `<h1>`, costs two look-ups.
-pub(super) struct HeadingCounts {
-    /// Per block index `i`, the headings among blocks `0..i`.
-    any: Vec<u32>,
-    /// Per block index `i`, the `<h1>` headings among blocks `0..i`.
-    h1: Vec<u32>,
-}
-
-impl HeadingCounts {
-    /// The counts of `page`'s blocks.
-    pub fn of(page: &Page) -> HeadingCounts {
-        let (mut any, mut h1) = (vec![0], vec![0]);
-        for block in &page.blocks {
-            let level = match block.kind {
-                BlockKind::Heading(level) => Some(level),
-                _ => None,
-            };
-            any.push(any.last().copied().unwrap_or(0) + u32::from(level.is_some()));
-            h1.push(h1.last().copied().unwrap_or(0) + u32::from(level == Some(1)));
-        }
-        HeadingCounts { any, h1 }
-    }
-
-    /// Headings, and `<h1>` headings, among the blocks of `a`'s subtree.
-    fn within(&self, a: &stats::Agg) -> (u32, u32) {
-        let count = |counts: &[u32]| {
-            let end = (a.end_block as usize).min(counts.len().saturating_sub(1));
-            let start = (a.first_block as usize).min(end);
-            counts[end] - counts[start]
-        };
-        (count(&self.any), count(&self.h1))
-    }
-}
-
 /// The box that asks for the email address `field` and says little else: the smallest box
 /// around it that holds a heading or prose besides (the sign-up's title, its pitch), or else
 /// the largest one of [`SIGN_UP_WORDS`] words at most, [`SIGN_UP_LEVELS`] above the field at
@@ -829,7 +785,7 @@ impl HeadingCounts {
 fn sign_up_around(
     page: &Page,
     stats: &Stats,
-    headings: &HeadingCounts,
+    counts: &mut super::RunningCounts,
     field: NodeId,
 ) -> Option<NodeId> {
     let dom = &page.dom;
@@ -843,12 +799,12 @@ fn sign_up_around(
         {
             break;
         }
-        let (titles, h1s) = headings.within(&a);
-        if h1s > 0 {
+        let blocks = a.first_block as usize..a.end_block as usize;
+        if counts.over(super::Count::H1, page, &[], blocks.clone()) > 0 {
             break;
         }
         found = Some(n);
-        if a.prose > 0 || titles > 0 {
+        if a.prose > 0 || counts.over(super::Count::Heading, page, &[], blocks) > 0 {
             break;
         }
     }
