@@ -1266,10 +1266,11 @@ fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
 }
 
 /// Block-level fallback for pages where no container stands out: long, low-link text blocks and
-/// the headline. Prose in a consent manager's box or in a modal dialog the page declares is
-/// never kept: on a page of short lines (a product's parts, a shop's grid) such a notice is the
-/// only prose there is. Prose in the page's other furniture (its header, navigation, footer, a
-/// dialog it does not declare modal, a subscription offer, a sign-up: see
+/// the headline. Prose in a consent manager's box or in a box laid over the page (a modal dialog
+/// the page declares, a box fixed to the viewport) is never kept: on a page of short lines (a
+/// product's parts, a shop's grid) such a notice is the only prose there is. Prose in the page's
+/// other furniture (its header, navigation, footer, a dialog it does not declare modal, a
+/// subscription offer, a sign-up: see
 /// [`Standing::Furniture`]) is kept only when no prose of the page's own stands outside
 /// furniture, so that a page of scattered lines is never left blank.
 fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExtraction {
@@ -1311,12 +1312,12 @@ fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExt
                         "fallback: long text in a consent notice".into(),
                     );
                 }
-                // A dialog is laid over the page, never its text, even when the page has none
-                // of its own: an empty pane says more than a cookie notice.
-                Some(Standing::Dialog) => {
+                // A box laid over the page is never its text, even when the page has none of
+                // its own: an empty pane says more than a cookie notice.
+                Some(Standing::Overlay) => {
                     return page_label(
                         Verdict::Boilerplate,
-                        "fallback: long text in a dialog laid over the page".into(),
+                        "fallback: long text in a box laid over the page".into(),
                     );
                 }
                 None => {
@@ -1355,19 +1356,20 @@ enum Standing {
     /// [`hints::Hint::names_a_prompt`]) or asking for an email address (see
     /// [`NodeFacts::is_sign_up`]), but in no consent notice.
     Furniture,
-    /// In a modal dialog the page declares (see [`NodeFacts::is_dialog`]), but in no consent
-    /// notice.
-    Dialog,
+    /// In a box laid over the page (see [`NodeFacts::is_overlay`]): a modal dialog the page
+    /// declares, or a box its style fixes to the viewport; but in no consent notice.
+    Overlay,
     /// In a consent manager's box (see [`hints::names_consent`]).
     Consent,
 }
 
 impl Standing {
     /// Where the block held by `node` stands: in a consent notice when any box around it is
-    /// one, else in a dialog, else in furniture when any is furniture. The page's wrappers
-    /// (`<body>` and any box holding nine tenths of its blocks) say nothing of one part of it (a
-    /// `<body class="cookie-consent-accepted">`), and are asked only whether they are a dialog
-    /// the page declares. `memo` holds one entry per node, once known, so that a page's blocks
+    /// one, else in a box laid over the page, else in furniture when any is furniture. The
+    /// page's wrappers (`<body>` and any box holding nine tenths of its blocks) say nothing of
+    /// one part of it (a `<body class="cookie-consent-accepted">`), and are asked only whether
+    /// they are a dialog the page declares (a box fixed to the viewport is laid over the page
+    /// only when it holds less than half of it). `memo` holds one entry per node, once known, so that a page's blocks
     /// ask each box once.
     fn of(
         page: &Page,
@@ -1394,23 +1396,22 @@ impl Standing {
             at = dom.parent(n);
         }
         for &n in path.iter().rev() {
-            // A prompt's box (a subscription offer, a newsletter's sign-up) and a box laid over
-            // the page are as much its furniture as its footer: beside the page's own lines they
-            // are no text of the page, and when a prompt was chosen, its name made the page fall
-            // back. (A consent manager's box is furniture too, by its name.) A wrapper of the
-            // page is asked only whether it is a dialog, which says what it is however much of
-            // the page it holds (a notice's inner box may hold as much).
+            // A prompt's box (a subscription offer, a newsletter's sign-up) is as much the
+            // page's furniture as its footer: beside the page's own lines it is no text of the
+            // page, and when a prompt was chosen, its name made the page fall back. (A consent
+            // manager's box is furniture too, by its name.) A wrapper of the page is asked only
+            // whether it is a dialog, which says what it is however much of the page it holds
+            // (a notice's inner box may hold as much); `is_overlay` asks a fixed box its size.
             let wrapper = select::wraps_the_page(stats, total_blocks, n);
             let own = if !wrapper && hints::names_consent(dom, n) {
                 Standing::Consent
-            } else if facts.is_dialog(n) {
-                Standing::Dialog
+            } else if facts.is_overlay(stats, total_blocks, n) {
+                Standing::Overlay
             } else if wrapper {
                 Standing::Page
             } else if widen::is_furniture_element(dom, n)
                 || facts.hint(n).names_a_prompt()
                 || facts.is_sign_up(n)
-                || facts.is_overlay(stats, total_blocks, n)
             {
                 Standing::Furniture
             } else {

@@ -90,10 +90,12 @@ fn template(dom: &Dom, id: NodeId) -> Option<(String, String)> {
     Some((name.to_owned(), class))
 }
 
-/// True when `id` or an ancestor is navigation, furniture or negatively named.
+/// True when `id` or an ancestor is navigation, furniture, negatively named, laid over the page
+/// or asking for an email address.
 fn in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: NodeId) -> bool {
     let total = stats.get(dom.root()).blocks;
-    if facts.in_negative_context(stats, total, id) {
+    if facts.in_negative_context(stats, total, id) || facts.in_overlay_or_sign_up(stats, total, id)
+    {
         return true;
     }
     let mut at = Some(id);
@@ -108,10 +110,15 @@ fn in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: NodeId)
 
 /// [`in_furniture`] for a discussion's posts not themselves named as comments: a box named as
 /// comments around them is the thread's (vBulletin puts a thread's replies in `#comments`), and
-/// only furniture and other negative names count. Posts named as comments inside such a box
-/// are the comments under one post (Stack Exchange's), and stay out as [`in_furniture`] says.
+/// only furniture, other negative names, boxes laid over the page and sign-ups count (a cookie
+/// notice's three paragraphs are alike, but no posts). Posts named as comments inside such a
+/// box are the comments under one post (Stack Exchange's), and stay out as [`in_furniture`]
+/// says.
 fn posts_in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: NodeId) -> bool {
     let total = stats.get(dom.root()).blocks;
+    if facts.in_overlay_or_sign_up(stats, total, id) {
+        return true;
+    }
     let mut at = Some(id);
     while let Some(n) = at {
         if is_furniture_element(dom, n) {

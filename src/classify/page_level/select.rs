@@ -282,6 +282,13 @@ impl<'a> NodeFacts<'a> {
         self.context(stats, total_blocks, id) & SIGN_UP != 0
     }
 
+    /// True when `id` sits in a box laid over the page or in one that asks for an email
+    /// address (see [`NodeFacts::in_overlay`], [`NodeFacts::in_sign_up`]): whatever their
+    /// names, neither holds the page's own items or posts.
+    pub fn in_overlay_or_sign_up(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> bool {
+        self.context(stats, total_blocks, id) & (OVERLAY | SIGN_UP) != 0
+    }
+
     /// The context bits of `id` ([`NEGATIVE`], [`CONSENT`], [`OVERLAY`], [`SIGN_UP`]), from its
     /// own hint, its style and its ancestors'.
     fn context(&mut self, stats: &Stats, total_blocks: u32, id: NodeId) -> u8 {

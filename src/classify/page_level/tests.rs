@@ -3356,7 +3356,7 @@ fn widened_from(page: &Page, chosen: &[&str]) -> (Vec<String>, Vec<NodeId>) {
         .map(|id| dom.element_with_id(id).expect("the page has the box"))
         .collect();
     let stats = Stats::compute(page);
-    let mut facts = NodeFacts::new(dom);
+    let mut facts = NodeFacts::of_page(page, &stats);
     let labels = page
         .blocks
         .iter()
@@ -4099,14 +4099,20 @@ fn a_box_fixed_over_the_page_is_no_article_whatever_its_name() {
     }
 }
 
-/// Prose fixed over the page beside the page's own lines is furniture to the fallback.
+/// Prose fixed over the page, by its style or its sheet's rule, is laid over it as a dialog is:
+/// the fallback leaves it beside the page's own lines, and never keeps it, even on a page of
+/// short lines with no prose of its own.
 #[test]
-fn the_fallback_leaves_a_box_fixed_over_the_page_beside_its_own_lines() {
+fn the_fallback_never_keeps_a_box_fixed_over_the_page() {
     let own = "<div class=a><div><p>Wash the shoe by hand in cold water and let it dry away \
                from the heater.</p></div></div>";
     let notice = format!("<div class=q7x style='position:fixed;top:0'>{CONSENT_PROSE}</div>");
     let html = page_of_short_lines(&notice, own);
-    assert_keeps_but_leaves(&html, "Wash the shoe", "our partners", "furniture");
+    assert_keeps_but_leaves(&html, "Wash the shoe", "our partners", "laid over the page");
+    let notice = format!("<div class=n9><div>{CONSENT_PROSE}</div><button>Accept</button></div>");
+    let html =
+        page_of_short_lines(&notice, "").replacen("</head>", &format!("{FIXED_SHEET}</head>"), 1);
+    assert_keeps_but_leaves(&html, "Trail shoe", "our partners", "laid over the page");
 }
 
 /// Prose fixed over the page is no prose of the page to widening either: beside a product's
@@ -4214,7 +4220,7 @@ fn the_fallback_never_keeps_a_dialog() {
     assert!(has(&list, "Trail shoe"), "{list:#?}");
     assert!(!has(&list, "our partners"), "{list:#?}");
     assert!(
-        reason_of(&page, &x, "our partners").is_some_and(|r| r.contains("dialog")),
+        reason_of(&page, &x, "our partners").is_some_and(|r| r.contains("laid over the page")),
         "{:?}",
         reason_of(&page, &x, "our partners")
     );
@@ -4564,4 +4570,100 @@ fn teasers_in_a_side_section_are_not_counted_again() {
         summary_words(0) / 2 + summary_words(1) / 2,
         "{sides:?}"
     );
+}
+
+/// A sheet that fixes class `n9` to the viewport, as a consent tool's does its banner.
+const FIXED_SHEET: &str =
+    "<style>.n9{position:fixed;bottom:0;left:0;right:0;z-index:9999;background:#fff}</style>";
+
+/// Three alike paragraphs of a consent notice, each long enough to pass for a post.
+fn consent_paragraphs(class: &str) -> String {
+    [
+        "We and our partners store and access information on your device, such as cookies, \
+         and process personal data for personalised advertising, content measurement and \
+         audience research.",
+        "With your permission we and our partners may use precise geolocation data. You may \
+         click to consent, or access more detailed information and change your preferences \
+         before consenting.",
+        "Some processing of your personal data may not require your consent, but you have a \
+         right to object. You can change your preferences at any time from the link at the \
+         bottom of the page.",
+    ]
+    .iter()
+    .map(|p| format!("<p class={class}>{p}</p>"))
+    .collect()
+}
+
+/// On a thread with no replies yet, the search for its posts passes over a box laid over the
+/// page by its sheet and over one asking for an email address, whatever their names: a
+/// cookie notice's three alike paragraphs are no replies.
+#[test]
+fn a_box_laid_over_a_thread_or_asking_for_an_email_holds_no_posts() {
+    let boxes = [
+        format!(
+            "<div class=n9><h2>We value your privacy</h2>{}<button>Accept all</button></div>",
+            consent_paragraphs("m2")
+        ),
+        format!(
+            "<div class=k3q><h2>Stay in the loop</h2>{}<form><input type=email>\
+             <button>Sign up</button></form></div>",
+            consent_paragraphs("m2")
+        ),
+    ];
+    for laid in &boxes {
+        let html = format!(
+            "<html><head><title>The project is ending - Forum</title>{FIXED_SHEET}\
+             <script type=\"application/ld+json\">{{\"@type\": \"DiscussionForumPosting\", \
+             \"headline\": \"The project is ending\"}}</script></head><body><nav>{NAV}</nav>\
+             <div class=Main><h1>The project is ending</h1><div class=Discussion>\
+             <div class=Author><a href=/u/0>admin</a> December 2, 2024</div>\
+             <div class=Message>{}</div></div></div>{laid}</body></html>",
+            paragraphs(0..4)
+        );
+        let (page, x) = run(&html);
+        let list = kept(&page, &x);
+        assert!(has(&list, "Paragraph 3 "), "{laid}: {list:#?}");
+        assert!(!has(&list, "our partners"), "{laid}: {list:#?}");
+    }
+}
+
+/// Widening keeps a region's text, but not a box laid over the page inside it, nor a sign-up:
+/// neither is the page's text, as neither counted as its prose.
+#[test]
+fn widening_leaves_out_a_box_laid_over_the_page_and_a_sign_up() {
+    let html = format!(
+        "<html><head><title>Town fair</title>{FIXED_SHEET}</head><body>{NAV}\
+         <div id=story><h1>Town fair</h1>{}<div class=n9>{CONSENT_PROSE}</div>{}{SIGN_UP}{}</div>\
+         <div id=note><p>Short note.</p></div></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..6),
+        paragraphs(6..9),
+    );
+    let page = page_at(&html);
+    let (kept, _) = widened_from(&page, &["note"]);
+    assert!(has(&kept, "Paragraph 0 "), "{kept:?}");
+    assert!(has(&kept, "Paragraph 8 "), "{kept:?}");
+    assert!(!has(&kept, "our partners"), "{kept:?}");
+    assert!(!has(&kept, "handpicked by our editors"), "{kept:?}");
+}
+
+/// A drawer the sheet fixes over a product page (a cart's suggestions) holds alike items, but
+/// none of the page's own: the search for the page's grid passes over it.
+#[test]
+fn a_drawer_laid_over_the_page_holds_no_grid_of_its_own() {
+    let suggestions: String = (1..=5)
+        .map(|n| {
+            format!(
+                "<div class=rec><a href=/p/{n}>Trail sock pair number {n}</a> in a soft merino \
+                 wool blend, cushioned at the heel</div>"
+            )
+        })
+        .collect();
+    let drawer = format!("<div class=n9><h2>You may also like</h2>{suggestions}</div>");
+    let html =
+        page_of_short_lines("", &drawer).replacen("</head>", &format!("{FIXED_SHEET}</head>"), 1);
+    let (page, x) = run(&html);
+    let list = kept(&page, &x);
+    assert!(has(&list, "Trail shoe"), "{list:#?}");
+    assert!(!has(&list, "merino"), "{list:#?}");
 }

@@ -417,8 +417,9 @@ fn opening_before(
 }
 
 /// Which blocks the widened region keeps: its text and images, but for what sits in furniture,
-/// in a comment section or in a box named for what stands around an article (see
-/// [`sets_apart_as_surroundings`]), and for remarks on posts, furniture lines and lines that are
+/// in a comment section, in a box named for what stands around an article (see
+/// [`sets_apart_as_surroundings`]), in a box laid over the page (see [`NodeFacts::is_overlay`])
+/// or in one asking for an email address (see [`NodeFacts::is_sign_up`]), and for remarks on posts, furniture lines and lines that are
 /// nothing but links; the headline wherever it stands; and outside the region, what the first
 /// extraction kept of the opening beside it, if there is one (see [`opening_before`]).
 pub(super) fn keep(
@@ -439,8 +440,9 @@ pub(super) fn keep(
         widening.inside
     );
     // Per node (see `ancestor_mark`): 1 clear, 2 furniture, 3 named for what surrounds an
-    // article.
+    // article, 4 laid over the page, 5 asking for an email address.
     let mut set_apart: Vec<u8> = vec![0; dom.len()];
+    let total_blocks = page.blocks.len() as u32;
     page.blocks
         .iter()
         .enumerate()
@@ -462,12 +464,18 @@ pub(super) fn keep(
                     2
                 } else if sets_apart_as_surroundings(stats, facts, n, widening.region) {
                     3
+                } else if facts.is_overlay(stats, total_blocks, n) {
+                    4
+                } else if facts.is_sign_up(n) {
+                    5
                 } else {
                     1
                 }
             }) {
                 2 => return Pick::Drop("widened: navigation or page furniture inside the region"),
                 3 => return Pick::Drop("widened: a box named for what stands around an article"),
+                4 => return Pick::Drop("widened: a box laid over the page inside the region"),
+                5 => return Pick::Drop("widened: a box asking for an email address"),
                 _ => {}
             }
             if first.get(index).is_some_and(super::in_comment_section) {
