@@ -7,7 +7,10 @@
 //!
 //! Comments, doctypes and processing instructions are not kept. `<template>` contents are parsed
 //! into a separate fragment that is not reachable from [`Dom::root`]: they are inert in a browser and
-//! contribute no text. The bounds of [`crate::limits`] are enforced while parsing (depth, node count,
+//! contribute no text. A declarative shadow root (`<template shadowrootmode="open">`, a web
+//! component rendered on the server) is no inert template: a browser shows it, so its contents
+//! are parsed into its host, before the host's own children (where a browser would show those
+//! children at the shadow tree's `<slot>`s; the text is the same, its order near enough). The bounds of [`crate::limits`] are enforced while parsing (depth, node count,
 //! text size); [`Dom::limits_hit`] says whether any of them cut this document.
 
 mod guard;

@@ -1,6 +1,7 @@
 //! The tree sink: html5ever's tree builder calls it to build the arena. It takes `&self`, hence
 //! the `RefCell`. Comments, doctypes and processing instructions are dropped here, text nodes are
-//! capped, and `<template>` contents go to a fragment of their own.
+//! capped, `<template>` contents go to a fragment of their own, and a declarative shadow root's
+//! into its host.
 
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
@@ -17,8 +18,11 @@ use crate::limits::{MAX_DEPTH, MAX_TEXT_NODE_BYTES};
 #[derive(Debug)]
 pub(super) struct Arena {
     pub(super) nodes: Vec<Node>,
-    /// `<template>` element → the detached fragment holding its contents.
+    /// `<template>` element → the detached fragment holding its contents, or, for a declarative
+    /// shadow root's template, its host (see [`Arena::can_host_shadow_root`]).
     template_contents: HashMap<NodeId, NodeId>,
+    /// Elements a declarative shadow root was attached to: one each.
+    shadow_hosts: HashSet<NodeId>,
     /// MathML `<annotation-xml>` elements whose encoding makes their content HTML.
     integration_points: HashSet<NodeId>,
     /// Returned by `elem_name` for a handle that is not an element (html5ever only asks about
@@ -32,6 +36,7 @@ impl Default for Arena {
         Arena {
             nodes: vec![Node::new(NodeData::Document)],
             template_contents: HashMap::new(),
+            shadow_hosts: HashSet::new(),
             integration_points: HashSet::new(),
             placeholder_name: QualName::new(None, ns!(html), local_name!("span")),
             limits_hit: LimitsHit::default(),
@@ -53,6 +58,43 @@ impl Arena {
 
     fn get_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         self.nodes.get_mut(id as usize)
+    }
+
+    /// True when element `id` may take a shadow root, as a browser's `attachShadow` allows: an
+    /// autonomous custom element (a name with a hyphen) or one of the standard's few containers,
+    /// in the HTML namespace, and none yet.
+    fn can_host_shadow_root(&self, id: NodeId) -> bool {
+        let Some(Node {
+            data: NodeData::Element(e),
+            ..
+        }) = self.get(id)
+        else {
+            return false;
+        };
+        e.name.ns == ns!(html)
+            && !self.shadow_hosts.contains(&id)
+            && (e.name.local.contains('-')
+                || matches!(
+                    e.name.local,
+                    local_name!("article")
+                        | local_name!("aside")
+                        | local_name!("blockquote")
+                        | local_name!("body")
+                        | local_name!("div")
+                        | local_name!("footer")
+                        | local_name!("h1")
+                        | local_name!("h2")
+                        | local_name!("h3")
+                        | local_name!("h4")
+                        | local_name!("h5")
+                        | local_name!("h6")
+                        | local_name!("header")
+                        | local_name!("main")
+                        | local_name!("nav")
+                        | local_name!("p")
+                        | local_name!("section")
+                        | local_name!("span")
+                ))
     }
 
     /// Unlinks `id` from its parent and siblings.
@@ -305,6 +347,26 @@ impl TreeSink for Sink {
         let contents = arena.push(NodeData::Document);
         arena.template_contents.insert(*target, contents);
         contents
+    }
+
+    /// A declarative shadow root (`<template shadowrootmode="open">`, as servers render web
+    /// components) is what a browser shows in its host's place: its contents are parsed into the
+    /// host itself, before the host's own children that follow (which a browser shows where the
+    /// shadow tree's slots stand). Refused, as a browser refuses it, where the host may take no
+    /// shadow root or has one: the template then stays inert.
+    fn attach_declarative_shadow(
+        &self,
+        location: &NodeId,
+        template: &NodeId,
+        _attrs: &[Attribute],
+    ) -> bool {
+        let mut arena = self.arena.borrow_mut();
+        if !arena.can_host_shadow_root(*location) {
+            return false;
+        }
+        arena.shadow_hosts.insert(*location);
+        arena.template_contents.insert(*template, *location);
+        true
     }
 
     fn is_mathml_annotation_xml_integration_point(&self, handle: &NodeId) -> bool {

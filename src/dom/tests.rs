@@ -122,6 +122,48 @@ fn template_contents_are_not_in_the_tree() {
     assert_eq!(dom.elements_by_name("p").count(), 1);
 }
 
+/// The text of every text node under the root, in document order.
+fn all_text(dom: &Dom) -> String {
+    dom.descendants(dom.root())
+        .filter_map(|id| dom.text(id))
+        .collect()
+}
+
+/// A server-rendered web component's shadow root is what a browser shows: its contents stand
+/// in the host, before the host's own children, and no `<template>` is left in the tree.
+#[test]
+fn a_declarative_shadow_root_is_parsed_into_its_host() {
+    for mode in ["open", "closed"] {
+        let dom = Dom::parse(&format!(
+            "<body><story-card><template shadowrootmode={mode}><h2>Title</h2><p>shadow</p>\
+             <slot></slot></template><p>light</p></story-card>"
+        ));
+        assert_eq!(all_text(&dom), "Titleshadowlight", "{mode}");
+        let card = dom.first_element_by_name("story-card").expect("the host");
+        assert_eq!(
+            names(&dom, dom.children(card)),
+            ["h2", "p", "slot", "p"],
+            "{mode}"
+        );
+        assert_eq!(dom.elements_by_name("template").count(), 0, "{mode}");
+    }
+}
+
+/// Where a browser refuses a shadow root, the template stays inert: a host that may take none
+/// (a link), a second root on one host, a template without a mode.
+#[test]
+fn a_shadow_root_a_browser_refuses_stays_inert() {
+    for html in [
+        "<body><a href=/x><template shadowrootmode=open><p>inert</p></template>shown</a>",
+        "<body><div><template shadowrootmode=open>shown</template>\
+         <template shadowrootmode=open><p>inert</p></template></div>",
+        "<body><div><template shadowrootmode=sideways><p>inert</p></template>shown</div>",
+    ] {
+        let dom = Dom::parse(html);
+        assert_eq!(all_text(&dom), "shown", "{html}");
+    }
+}
+
 #[test]
 fn foreign_content_keeps_its_namespace() {
     let dom = Dom::parse("<body><svg><g><text>t</text></g></svg><math><mi>x</mi></math>");

@@ -4667,3 +4667,19 @@ fn a_drawer_laid_over_the_page_holds_no_grid_of_its_own() {
     assert!(has(&list, "Trail shoe"), "{list:#?}");
     assert!(!has(&list, "merino"), "{list:#?}");
 }
+
+/// A story a server renders inside a web component's declarative shadow root is the page's
+/// article, as a browser shows it: its paragraphs are kept, not left in an inert template.
+#[test]
+fn a_story_in_a_declarative_shadow_root_is_kept() {
+    let html = format!(
+        "<html><head><title>The bridge that swayed</title></head><body><nav>{NAV}</nav>\
+         <story-body><template shadowrootmode=open><h1>The bridge that swayed</h1>{}\
+         <slot></slot></template></story-body></body></html>",
+        paragraphs(0..6)
+    );
+    let (page, x) = run(&html);
+    let list = kept(&page, &x);
+    assert!(has(&list, "Paragraph 0 "), "{list:#?}");
+    assert!(has(&list, "Paragraph 5 "), "{list:#?}");
+}
