@@ -303,11 +303,7 @@ impl<'a> BlockBuilder<'a> {
             return false;
         }
         self.note_overlay(id, name);
-        if *name == local_name!("input")
-            && dom
-                .attr(id, "type")
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("email"))
-        {
+        if *name == local_name!("input") && asks_for_an_email_address(dom, id) {
             self.declared.email_fields.push(id);
         }
         self.push_path_segment(id, name);
@@ -843,4 +839,39 @@ fn is_heading_permalink(dom: &Dom, id: NodeId, fragment: &str) -> bool {
                 && !dom.is_html(section, &local_name!("html"))
                 && names_it(section)
         })
+}
+
+/// True when `<input>` `id` asks for an email address: `type="email"`, or, on a page older than
+/// that type, a text field the browser would fill with one (`autocomplete="email"`) or that the
+/// form names for one (`name="EMAIL"`, `id="subscribe-email"`): what the server receives.
+fn asks_for_an_email_address(dom: &Dom, id: NodeId) -> bool {
+    let (mut kind, mut autocomplete, mut names_email) = (None, None, false);
+    for (attr, value) in dom.attrs(id) {
+        match *attr {
+            local_name!("type") => kind = Some(value.trim()),
+            local_name!("autocomplete") => autocomplete = Some(value.as_str()),
+            local_name!("name") | local_name!("id") => {
+                names_email |= names_an_email_field(value);
+            }
+            _ => {}
+        }
+    }
+    match kind {
+        Some(t) if t.eq_ignore_ascii_case("email") => true,
+        Some(t) if !t.is_empty() && !t.eq_ignore_ascii_case("text") => false,
+        _ => {
+            names_email
+                || autocomplete.is_some_and(|a| {
+                    a.split_ascii_whitespace()
+                        .any(|token| token.eq_ignore_ascii_case("email"))
+                })
+        }
+    }
+}
+
+/// True when a field's `name` or `id` names an email address (`email`, `EMAIL`, `e-mail`,
+/// `newsletter_email`).
+fn names_an_email_field(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    lower.contains("email") || lower.contains("e-mail")
 }

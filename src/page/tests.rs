@@ -114,6 +114,26 @@ fn the_pages_email_fields_are_declared() {
     assert_eq!(ids, ["a", "c"]);
 }
 
+/// A page older than `type="email"` asks for an address in a text field that the form names
+/// for one or that a browser fills with one; a search box, a hidden field or a password is no
+/// such field, whatever its name.
+#[test]
+fn a_text_field_named_for_an_email_address_is_declared() {
+    let p = page(
+        "<body><p>Text</p><form><input id=a type=text name=EMAIL>\
+         <input id=subscribe-e-mail><input id=c autocomplete='section-news email'>\
+         <input id=d type=text name=q><input id=e type=hidden name=email>\
+         <input id=f type=password name=email_password><input id=g type=text></form></body>",
+    );
+    let ids: Vec<&str> = p
+        .declared
+        .email_fields
+        .iter()
+        .filter_map(|&n| p.dom.attr(n, "id"))
+        .collect();
+    assert_eq!(ids, ["a", "subscribe-e-mail", "c"]);
+}
+
 /// A dialog the shell prints (a cookie notice) is not the page's prose: beside it, a page whose
 /// text stands in its `<noscript>` still shows next to nothing, and is read without scripting.
 #[test]
