@@ -9,9 +9,12 @@
 //! into a separate fragment that is not reachable from [`Dom::root`]: they are inert in a browser and
 //! contribute no text. A declarative shadow root (`<template shadowrootmode="open">`, a web
 //! component rendered on the server) is no inert template: a browser shows it, so its contents
-//! are parsed into its host, before the host's own children (where a browser would show those
-//! children at the shadow tree's `<slot>`s; the text is the same, its order near enough). The bounds of [`crate::limits`] are enforced while parsing (depth, node count,
-//! text size); [`Dom::limits_hit`] says whether any of them cut this document.
+//! are parsed into its host, where the template stood among the host's own children. Slots are
+//! not filled: a browser shows the host's children at the shadow tree's `<slot>`s, and hides
+//! those no slot takes; here they stay where they were written. Its `<style>` elements are
+//! noted ([`Dom::is_shadow_style`]): they style the component, not the page. The bounds of
+//! [`crate::limits`] are enforced while parsing (depth, node count, text size);
+//! [`Dom::limits_hit`] says whether any of them cut this document.
 
 mod guard;
 pub(crate) use guard::is_raw_text;
@@ -122,6 +125,8 @@ pub struct LimitsHit {
 pub struct Dom {
     nodes: Vec<Node>,
     limits_hit: LimitsHit,
+    /// The `<style>` elements of declarative shadow roots, sorted (see [`Dom::is_shadow_style`]).
+    shadow_styles: Vec<NodeId>,
 }
 
 impl Default for Dom {
@@ -129,6 +134,7 @@ impl Default for Dom {
         Dom {
             nodes: vec![Node::new(NodeData::Document)],
             limits_hit: LimitsHit::default(),
+            shadow_styles: Vec::new(),
         }
     }
 }
@@ -188,11 +194,14 @@ impl Dom {
         tokenizer.end();
         let guard = &tokenizer.sink;
         let arena = guard.tree_builder.sink.arena.take();
+        let mut arena = arena;
+        arena.settle_shadow_roots();
         let mut limits_hit = arena.limits_hit;
         limits_hit.depth |= guard.open.borrow().dropped_any;
         Dom {
             nodes: arena.nodes,
             limits_hit,
+            shadow_styles: arena.shadow_styles,
         }
     }
 
@@ -202,6 +211,12 @@ impl Dom {
 
     fn link(&self, id: NodeId, f: impl Fn(&Node) -> NodeId) -> Option<NodeId> {
         self.node(id).map(f).filter(|&l| l != NONE)
+    }
+
+    /// True when `id` is a `<style>` of a declarative shadow root: it styles its own component
+    /// alone (a browser scopes it there), not the page around it.
+    pub fn is_shadow_style(&self, id: NodeId) -> bool {
+        self.shadow_styles.binary_search(&id).is_ok()
     }
 
     /// The document node, ancestor of everything in the page.

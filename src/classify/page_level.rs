@@ -1369,8 +1369,8 @@ impl Standing {
     /// page's wrappers (`<body>` and any box holding nine tenths of its blocks) say nothing of
     /// one part of it (a `<body class="cookie-consent-accepted">`), and are asked only whether
     /// they are a dialog the page declares (a box fixed to the viewport is laid over the page
-    /// only when it holds less than half of it). `memo` holds one entry per node, once known, so that a page's blocks
-    /// ask each box once.
+    /// only when it holds less than half of it). `memo` holds one entry per node, once known,
+    /// so that a page's blocks ask each box once.
     fn of(
         page: &Page,
         stats: &Stats,

@@ -1,7 +1,7 @@
 //! The tree sink: html5ever's tree builder calls it to build the arena. It takes `&self`, hence
 //! the `RefCell`. Comments, doctypes and processing instructions are dropped here, text nodes are
 //! capped, `<template>` contents go to a fragment of their own, and a declarative shadow root's
-//! into its host.
+//! into its host (through a box dissolved once the page is parsed).
 
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
@@ -19,10 +19,17 @@ use crate::limits::{MAX_DEPTH, MAX_TEXT_NODE_BYTES};
 pub(super) struct Arena {
     pub(super) nodes: Vec<Node>,
     /// `<template>` element → the detached fragment holding its contents, or, for a declarative
-    /// shadow root's template, its host (see [`Arena::can_host_shadow_root`]).
+    /// shadow root's template, the box its contents are parsed into inside the host (see
+    /// [`Arena::settle_shadow_roots`]).
     template_contents: HashMap<NodeId, NodeId>,
     /// Elements a declarative shadow root was attached to: one each.
     shadow_hosts: HashSet<NodeId>,
+    /// The boxes holding the declarative shadow roots' contents while parsing, in the order
+    /// they were attached.
+    shadow_roots: Vec<NodeId>,
+    /// The `<style>` elements of declarative shadow roots, sorted: each styles its own
+    /// component, not the page.
+    pub(super) shadow_styles: Vec<NodeId>,
     /// MathML `<annotation-xml>` elements whose encoding makes their content HTML.
     integration_points: HashSet<NodeId>,
     /// Returned by `elem_name` for a handle that is not an element (html5ever only asks about
@@ -37,6 +44,8 @@ impl Default for Arena {
             nodes: vec![Node::new(NodeData::Document)],
             template_contents: HashMap::new(),
             shadow_hosts: HashSet::new(),
+            shadow_roots: Vec::new(),
+            shadow_styles: Vec::new(),
             integration_points: HashSet::new(),
             placeholder_name: QualName::new(None, ns!(html), local_name!("span")),
             limits_hit: LimitsHit::default(),
@@ -73,7 +82,7 @@ impl Arena {
         };
         e.name.ns == ns!(html)
             && !self.shadow_hosts.contains(&id)
-            && (e.name.local.contains('-')
+            && ((e.name.local.contains('-') && !is_reserved_custom_name(&e.name.local))
                 || matches!(
                     e.name.local,
                     local_name!("article")
@@ -95,6 +104,51 @@ impl Arena {
                         | local_name!("section")
                         | local_name!("span")
                 ))
+    }
+
+    /// Puts the declarative shadow roots' contents in their hosts' tree, where the boxes that
+    /// held them while parsing stood (their own nodes: the host's children parsed before and
+    /// after them stay apart, not merged into one text), and notes their `<style>` elements.
+    /// Each box is walked once: a nested root's box is left to its own turn.
+    pub(super) fn settle_shadow_roots(&mut self) {
+        let roots = std::mem::take(&mut self.shadow_roots);
+        let is_root: HashSet<NodeId> = roots.iter().copied().collect();
+        for &root in &roots {
+            let mut stack: Vec<NodeId> = self.children_of(root);
+            while let Some(n) = stack.pop() {
+                if is_root.contains(&n) {
+                    continue;
+                }
+                if let Some(Node {
+                    data: NodeData::Element(e),
+                    ..
+                }) = self.get(n)
+                    && e.name.ns == ns!(html)
+                    && e.name.local == local_name!("style")
+                {
+                    self.shadow_styles.push(n);
+                }
+                stack.extend(self.children_of(n));
+            }
+        }
+        for &root in &roots {
+            for child in self.children_of(root) {
+                self.insert_before(root, child);
+            }
+            self.detach(root);
+        }
+        self.shadow_styles.sort_unstable();
+    }
+
+    /// The children of `id`, in order.
+    fn children_of(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut child = self.get(id).map_or(NONE, |n| n.first_child);
+        while let Some(c) = self.get(child) {
+            out.push(child);
+            child = c.next_sibling;
+        }
+        out
     }
 
     /// Unlinks `id` from its parent and siblings.
@@ -232,6 +286,22 @@ impl Arena {
     }
 }
 
+/// Hyphenated names the standard reserves, which are no custom elements and take no shadow
+/// root (MathML's and SVG's).
+fn is_reserved_custom_name(name: &str) -> bool {
+    matches!(
+        name,
+        "annotation-xml"
+            | "color-profile"
+            | "font-face"
+            | "font-face-src"
+            | "font-face-uri"
+            | "font-face-format"
+            | "font-face-name"
+            | "missing-glyph"
+    )
+}
+
 /// The longest prefix of `s` of at most `max` bytes that ends at a char boundary.
 fn truncate_at_char_boundary(s: &str, max: usize) -> &str {
     if s.len() <= max {
@@ -350,10 +420,10 @@ impl TreeSink for Sink {
     }
 
     /// A declarative shadow root (`<template shadowrootmode="open">`, as servers render web
-    /// components) is what a browser shows in its host's place: its contents are parsed into the
-    /// host itself, before the host's own children that follow (which a browser shows where the
-    /// shadow tree's slots stand). Refused, as a browser refuses it, where the host may take no
-    /// shadow root or has one: the template then stays inert.
+    /// components) is what a browser shows in its host's place: its contents are parsed into a
+    /// box appended to the host, which [`Arena::settle_shadow_roots`] dissolves once the page is
+    /// parsed. Refused, as a browser refuses it, where the host may take no shadow root or has
+    /// one: the template then stays inert.
     fn attach_declarative_shadow(
         &self,
         location: &NodeId,
@@ -365,7 +435,14 @@ impl TreeSink for Sink {
             return false;
         }
         arena.shadow_hosts.insert(*location);
-        arena.template_contents.insert(*template, *location);
+        let name = QualName::new(None, ns!(html), local_name!("div"));
+        let root = arena.push(NodeData::Element(ElementData {
+            name,
+            attrs: Vec::new(),
+        }));
+        arena.append_node(*location, root);
+        arena.shadow_roots.push(root);
+        arena.template_contents.insert(*template, root);
         true
     }
 

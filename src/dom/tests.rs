@@ -150,18 +150,50 @@ fn a_declarative_shadow_root_is_parsed_into_its_host() {
 }
 
 /// Where a browser refuses a shadow root, the template stays inert: a host that may take none
-/// (a link), a second root on one host, a template without a mode.
+/// (a link, a name the standard reserves), a second root on one host, one inside an inert
+/// template.
 #[test]
 fn a_shadow_root_a_browser_refuses_stays_inert() {
     for html in [
         "<body><a href=/x><template shadowrootmode=open><p>inert</p></template>shown</a>",
         "<body><div><template shadowrootmode=open>shown</template>\
          <template shadowrootmode=open><p>inert</p></template></div>",
-        "<body><div><template shadowrootmode=sideways><p>inert</p></template>shown</div>",
+        "<body><a-b><template><template shadowrootmode=open><p>inert</p></template></template>\
+         shown</a-b>",
+        "<body><annotation-xml><template shadowrootmode=open><p>inert</p></template>shown\
+         </annotation-xml>",
     ] {
         let dom = Dom::parse(html);
         assert_eq!(all_text(&dom), "shown", "{html}");
     }
+}
+
+/// A shadow root stands where its template stood among the host's own children, its text in
+/// nodes of its own (a word of the host's before it is not joined to the root's first), nested
+/// roots in their hosts, `<body>` a host as a browser allows; its sheets are noted as its own.
+#[test]
+fn a_shadow_root_stands_where_its_template_stood() {
+    let dom = Dom::parse(
+        "<body><div id=h>light<template shadowrootmode=open>shadow</template>after</div>",
+    );
+    let host = dom.first_element_by_name("div").expect("the host");
+    assert_eq!(
+        names(&dom, dom.children(host)),
+        ["#light", "#shadow", "#after"]
+    );
+    let dom = Dom::parse(
+        "<body><template shadowrootmode=open><x-a><template shadowrootmode=open><b>in</b>\
+         <style>.c{display:none}</style></template><i>light</i></x-a><style>.d{}</style>\
+         </template><style>.e{}</style></body>",
+    );
+    assert_eq!(all_text(&dom), "in.c{display:none}light.d{}.e{}");
+    let body = dom.first_element_by_name("body").expect("the body");
+    assert_eq!(names(&dom, dom.children(body)), ["x-a", "style", "style"]);
+    let shadow: Vec<bool> = dom
+        .elements_by_name("style")
+        .map(|s| dom.is_shadow_style(s))
+        .collect();
+    assert_eq!(shadow, [true, true, false]);
 }
 
 #[test]

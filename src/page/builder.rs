@@ -842,8 +842,10 @@ fn is_heading_permalink(dom: &Dom, id: NodeId, fragment: &str) -> bool {
 }
 
 /// True when `<input>` `id` asks for an email address: `type="email"`, or, on a page older than
-/// that type, a text field the browser would fill with one (`autocomplete="email"`) or that the
-/// form names for one (`name="EMAIL"`, `id="subscribe-email"`): what the server receives.
+/// that type, a field a browser shows for text (no type, `text`, or one it does not know) that
+/// it would fill with an address (`autocomplete="email"`) or that the form names for one (a
+/// word `email` or `e-mail` in its `name` or `id`, and none saying it is about mail rather than
+/// an address: `email_subject`, `is_email_verified`, `recipient_email`).
 fn asks_for_an_email_address(dom: &Dom, id: NodeId) -> bool {
     let (mut kind, mut autocomplete, mut names_email) = (None, None, false);
     for (attr, value) in dom.attrs(id) {
@@ -856,22 +858,99 @@ fn asks_for_an_email_address(dom: &Dom, id: NodeId) -> bool {
             _ => {}
         }
     }
-    match kind {
-        Some(t) if t.eq_ignore_ascii_case("email") => true,
-        Some(t) if !t.is_empty() && !t.eq_ignore_ascii_case("text") => false,
-        _ => {
-            names_email
-                || autocomplete.is_some_and(|a| {
-                    a.split_ascii_whitespace()
-                        .any(|token| token.eq_ignore_ascii_case("email"))
-                })
+    if let Some(kind) = kind {
+        if kind.eq_ignore_ascii_case("email") {
+            return true;
+        }
+        if NOT_TEXT_INPUTS.iter().any(|t| kind.eq_ignore_ascii_case(t)) {
+            return false;
         }
     }
+    names_email
+        || autocomplete.is_some_and(|a| {
+            a.split_ascii_whitespace()
+                .any(|token| token.eq_ignore_ascii_case("email"))
+        })
 }
 
-/// True when a field's `name` or `id` names an email address (`email`, `EMAIL`, `e-mail`,
-/// `newsletter_email`).
+/// Input types a browser shows as something other than a line of text (or not at all).
+const NOT_TEXT_INPUTS: &[&str] = &[
+    "hidden",
+    "password",
+    "checkbox",
+    "radio",
+    "submit",
+    "button",
+    "reset",
+    "image",
+    "file",
+    "search",
+    "url",
+    "tel",
+    "number",
+    "range",
+    "color",
+    "date",
+    "datetime-local",
+    "month",
+    "week",
+    "time",
+];
+
+/// Words in a field's name that make it about mail, not the reader's address.
+const NOT_AN_ADDRESS: &[&str] = &[
+    "subject",
+    "message",
+    "body",
+    "verified",
+    "recipient",
+    "friend",
+    "no",
+    "not",
+    "opt",
+    "optin",
+    "optout",
+    "format",
+    "frequency",
+    "preference",
+    "preferences",
+];
+
+/// True when a field's `name` or `id` names an email address: one of its words (split at
+/// punctuation and at a lower-case letter's upper-case successor) is `email` or ends in it
+/// (`youremail`, but not `noemail`), or is `e` then `mail`, and none of them is in
+/// [`NOT_AN_ADDRESS`].
 fn names_an_email_field(value: &str) -> bool {
-    let lower = value.to_ascii_lowercase();
-    lower.contains("email") || lower.contains("e-mail")
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in value.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            previous_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && previous_lower && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        previous_lower = c.is_ascii_lowercase();
+        word.push(c.to_ascii_lowercase());
+        if words.len() > 16 {
+            return false;
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    // Names run together end in the word (`youremail`, `loginemail`), but for a negation.
+    let names_email = |w: &str| {
+        w.strip_suffix("email")
+            .is_some_and(|before| !matches!(before, "no" | "not"))
+    };
+    let email = words.iter().enumerate().any(|(i, w)| {
+        names_email(w) || (w == "e" && words.get(i + 1).is_some_and(|n| n == "mail"))
+    });
+    email && !words.iter().any(|w| NOT_AN_ADDRESS.contains(&w.as_str()))
 }

@@ -59,6 +59,10 @@ impl SheetClasses {
         let mut read = 0;
         let mut sheets = Vec::new();
         for id in dom.elements_by_name("style") {
+            // A shadow root's sheet styles its component alone.
+            if dom.is_shadow_style(id) {
+                continue;
+            }
             if dom
                 .attr(id, "media")
                 .is_some_and(|m| !m.trim().is_empty() && !query_matches(m))

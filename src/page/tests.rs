@@ -115,15 +115,19 @@ fn the_pages_email_fields_are_declared() {
 }
 
 /// A page older than `type="email"` asks for an address in a text field that the form names
-/// for one or that a browser fills with one; a search box, a hidden field or a password is no
-/// such field, whatever its name.
+/// for one or that a browser fills with one (a type it does not know is text to it); a search
+/// box, a hidden field or a password is no such field, whatever its name, nor one whose name
+/// is about mail rather than an address (a subject, a flag, a friend's address).
 #[test]
 fn a_text_field_named_for_an_email_address_is_declared() {
     let p = page(
         "<body><p>Text</p><form><input id=a type=text name=EMAIL>\
          <input id=subscribe-e-mail><input id=c autocomplete='section-news email'>\
          <input id=d type=text name=q><input id=e type=hidden name=email>\
-         <input id=f type=password name=email_password><input id=g type=text></form></body>",
+         <input id=f type=password name=email_password><input id=g type=text>\
+         <input id=h name=email_subject><input id=i name=noemail><input id=j \
+         name=is_email_verified><input id=k name=recipientEmail><input id=l type=string \
+         name=yourEmail><input id=m name=loginemail></form></body>",
     );
     let ids: Vec<&str> = p
         .declared
@@ -131,7 +135,7 @@ fn a_text_field_named_for_an_email_address_is_declared() {
         .iter()
         .filter_map(|&n| p.dom.attr(n, "id"))
         .collect();
-    assert_eq!(ids, ["a", "subscribe-e-mail", "c"]);
+    assert_eq!(ids, ["a", "subscribe-e-mail", "c", "l", "m"]);
 }
 
 /// A dialog the shell prints (a cookie notice) is not the page's prose: beside it, a page whose
@@ -1086,4 +1090,32 @@ fn the_boxes_a_page_lays_over_itself_are_noted() {
         .collect();
     assert_eq!(ids, ["a", "inner", "b", "c", "h"]);
     assert_eq!(p.declared.overlays.len(), 5);
+}
+
+/// A web component's own sheet styles the component alone: a rule in its shadow root that hides
+/// `.content` at a reader's width does not hide the page's own `.content` box.
+#[test]
+fn a_shadow_roots_sheet_does_not_style_the_page() {
+    let article = "<div class=content><h1>Title</h1><p>The first paragraph of the story, long \
+                   enough to be read as prose by anyone.</p></div>";
+    let p = page(&format!(
+        "<body><x-menu><template shadowrootmode=open><style>@media (min-width:768px)\
+         {{.content{{display:none}}}} .bar{{position:fixed;top:0}}</style><nav class=content>\
+         Menu</nav><slot></slot></template></x-menu>{article}</body>"
+    ));
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert!(
+        texts.iter().any(|t| t.starts_with("The first paragraph")),
+        "{texts:?}"
+    );
+    // The same rule in the page's own sheet hides the box, as a browser does.
+    let p = page(&format!(
+        "<head><style>@media (min-width:768px){{.content{{display:none}}}}</style></head>\
+         <body>{article}<p>Shown</p></body>"
+    ));
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert!(
+        !texts.iter().any(|t| t.starts_with("The first paragraph")),
+        "{texts:?}"
+    );
 }

@@ -90,10 +90,17 @@ fn template(dom: &Dom, id: NodeId) -> Option<(String, String)> {
     Some((name.to_owned(), class))
 }
 
+/// The page's blocks, images among them: the total every step asks [`NodeFacts`] about a box's
+/// context with (its answers are kept per box, so all must ask alike).
+fn page_blocks(dom: &Dom, stats: &Stats) -> u32 {
+    let root = stats.get(dom.root());
+    root.blocks + root.images
+}
+
 /// True when `id` or an ancestor is navigation, furniture, negatively named, laid over the page
 /// or asking for an email address.
 fn in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: NodeId) -> bool {
-    let total = stats.get(dom.root()).blocks;
+    let total = page_blocks(dom, stats);
     if facts.in_negative_context(stats, total, id) || facts.in_overlay_or_sign_up(stats, total, id)
     {
         return true;
@@ -115,7 +122,7 @@ fn in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: NodeId)
 /// box are the comments under one post (Stack Exchange's), and stay out as [`in_furniture`]
 /// says.
 fn posts_in_furniture(dom: &Dom, facts: &mut NodeFacts<'_>, stats: &Stats, id: NodeId) -> bool {
-    let total = stats.get(dom.root()).blocks;
+    let total = page_blocks(dom, stats);
     if facts.in_overlay_or_sign_up(stats, total, id) {
         return true;
     }

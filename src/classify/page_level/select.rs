@@ -38,8 +38,9 @@ const SIGN_UP: u8 = 16;
 /// Cached per-node facts that are costly enough to compute only for the nodes asked about.
 pub(super) struct NodeFacts<'a> {
     dom: &'a Dom,
-    /// The boxes the page lays over itself, sorted (see [`NodeFacts::of_page`]).
-    overlays: &'a [NodeId],
+    /// The boxes the page fixes over itself, sorted, but for one holding a heading that reads
+    /// as the page's title (see [`NodeFacts::of_page`]).
+    overlays: Vec<NodeId>,
     /// The modal dialogs the page declares, sorted, but for one holding a heading that reads as
     /// the page's title (see [`NodeFacts::of_page`]).
     dialogs: Vec<NodeId>,
@@ -79,7 +80,7 @@ impl<'a> NodeFacts<'a> {
     pub fn new(dom: &'a Dom) -> NodeFacts<'a> {
         NodeFacts {
             dom,
-            overlays: &[],
+            overlays: Vec::new(),
             dialogs: Vec::new(),
             sign_ups: Vec::new(),
             hints: vec![None; dom.len()],
@@ -110,29 +111,31 @@ impl<'a> NodeFacts<'a> {
         sign_ups.sort_unstable();
         sign_ups.dedup();
         let mut facts = NodeFacts {
-            overlays: &page.declared.overlays,
             sign_ups,
             ..NodeFacts::new(&page.dom)
         };
         // A story opened in a modal over its site's front is the page, not laid over it: its
-        // headline reads as the page's title, even where no `<h1>` marks it.
-        if !page.declared.dialogs.is_empty() {
-            // The headings reading as the title, found once, in block order: each dialog then
-            // asks whether one falls among its blocks (nested dialogs share them).
+        // headline reads as the page's title, even where no `<h1>` marks it. So is a reading
+        // pane a site fixes to the viewport.
+        if !page.declared.dialogs.is_empty() || !page.declared.overlays.is_empty() {
+            // The headings reading as the title, found once, in block order: each box then asks
+            // whether one falls among its blocks (nested boxes share them).
             let titled: Vec<usize> = (0..page.blocks.len())
                 .filter(|&index| super::reads_as_title(page, &mut facts, index))
                 .collect();
-            facts.dialogs = page
-                .declared
-                .dialogs
-                .iter()
-                .copied()
-                .filter(|&dialog| {
-                    let a = stats.get(dialog);
-                    let first = titled.partition_point(|&t| t < a.first_block as usize);
-                    titled.get(first).is_none_or(|&t| t >= a.end_block as usize)
-                })
-                .collect();
+            let untitled = |boxes: &[NodeId]| -> Vec<NodeId> {
+                boxes
+                    .iter()
+                    .copied()
+                    .filter(|&b| {
+                        let a = stats.get(b);
+                        let first = titled.partition_point(|&t| t < a.first_block as usize);
+                        titled.get(first).is_none_or(|&t| t >= a.end_block as usize)
+                    })
+                    .collect()
+            };
+            facts.dialogs = untitled(&page.declared.dialogs);
+            facts.overlays = untitled(&page.declared.overlays);
         }
         facts
     }

@@ -4689,3 +4689,21 @@ fn a_story_in_a_declarative_shadow_root_is_kept() {
     assert!(has(&list, "Paragraph 0 "), "{list:#?}");
     assert!(has(&list, "Paragraph 5 "), "{list:#?}");
 }
+
+/// A reading pane the site fixes to the viewport, holding the heading that reads as the page's
+/// title, is the page, not a box laid over it, as a dialog holding it is: its paragraphs stay.
+#[test]
+fn a_fixed_pane_holding_the_pages_title_is_the_page() {
+    let links: String = (0..8)
+        .map(|n| format!("<li><a href=/s/{n}>Section {n}</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><head><title>Tide tables</title>{FIXED_SHEET}</head><body><ul>{links}</ul>\
+         <div class=n9><h2>Tide tables</h2>{}</div></body></html>",
+        paragraphs(0..3)
+    );
+    let (page, x) = run(&html);
+    let list = kept(&page, &x);
+    assert!(has(&list, "Paragraph 0 of"), "{list:#?}");
+    assert!(has(&list, "Paragraph 2 of"), "{list:#?}");
+}
