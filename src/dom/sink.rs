@@ -11,7 +11,7 @@ use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, T
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, QualName, local_name, ns};
 
-use super::{ElementData, LimitsHit, NONE, Node, NodeData, NodeId};
+use super::{ElementData, LimitsHit, NONE, Node, NodeData, NodeId, is_heading};
 use crate::limits::{MAX_DEPTH, MAX_TEXT_NODE_BYTES};
 
 /// The DOM under construction.
@@ -91,19 +91,14 @@ impl Arena {
                         | local_name!("body")
                         | local_name!("div")
                         | local_name!("footer")
-                        | local_name!("h1")
-                        | local_name!("h2")
-                        | local_name!("h3")
-                        | local_name!("h4")
-                        | local_name!("h5")
-                        | local_name!("h6")
                         | local_name!("header")
                         | local_name!("main")
                         | local_name!("nav")
                         | local_name!("p")
                         | local_name!("section")
                         | local_name!("span")
-                ))
+                )
+                || is_heading(&e.name.local))
     }
 
     /// Puts the declarative shadow roots' contents in their hosts' tree, where the boxes that

@@ -194,6 +194,9 @@ fn a_shadow_root_stands_where_its_template_stood() {
         .map(|s| dom.is_shadow_style(s))
         .collect();
     assert_eq!(shadow, [true, true, false]);
+    // A heading may host a root too, as the standard's containers may.
+    let dom = Dom::parse("<body><h2><template shadowrootmode=open>in</template></h2>");
+    assert_eq!(all_text(&dom), "in");
 }
 
 #[test]
