@@ -193,8 +193,7 @@ impl Dom {
         }
         tokenizer.end();
         let guard = &tokenizer.sink;
-        let arena = guard.tree_builder.sink.arena.take();
-        let mut arena = arena;
+        let mut arena = guard.tree_builder.sink.arena.take();
         arena.settle_shadow_roots();
         let mut limits_hit = arena.limits_hit;
         limits_hit.depth |= guard.open.borrow().dropped_any;

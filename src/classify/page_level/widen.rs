@@ -420,8 +420,9 @@ fn opening_before(
 /// in a comment section, in a box named for what stands around an article (see
 /// [`sets_apart_as_surroundings`]), in a box laid over the page (see [`NodeFacts::is_overlay`])
 /// or in one asking for an email address (see [`NodeFacts::is_sign_up`]), and for remarks on
-/// posts, furniture lines and lines that are nothing but links; the headline wherever it stands; and outside the region, what the first
-/// extraction kept of the opening beside it, if there is one (see [`opening_before`]).
+/// posts, furniture lines and lines that are nothing but links; the headline wherever it
+/// stands; and outside the region, what the first extraction kept of the opening beside it, if
+/// there is one (see [`opening_before`]).
 pub(super) fn keep(
     page: &Page,
     stats: &Stats,
