@@ -144,8 +144,9 @@ pub struct Declarations {
     /// their sheet. As with [`Declarations::overlays`], one holding the page's `<h1>`, its
     /// `<main>` or an `<article>` is not noted (a story opened over its site's front).
     pub dialogs: Vec<NodeId>,
-    /// The shown `<input type="email">` fields, in document order: where the page asks for an
-    /// address (a newsletter's sign-up, a comment form, a log-in).
+    /// The shown fields that ask for an email address (`type="email"`, or a text field named or
+    /// autofilled for one), in document order: where the page asks for an address (a
+    /// newsletter's sign-up, a comment form, a log-in).
     pub email_fields: Vec<NodeId>,
 }
 

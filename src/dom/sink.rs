@@ -108,8 +108,9 @@ impl Arena {
     pub(super) fn settle_shadow_roots(&mut self) {
         let roots = std::mem::take(&mut self.shadow_roots);
         let is_root: HashSet<NodeId> = roots.iter().copied().collect();
+        let mut stack = Vec::new();
         for &root in &roots {
-            let mut stack: Vec<NodeId> = self.children_of(root);
+            self.push_children(root, &mut stack);
             while let Some(n) = stack.pop() {
                 if is_root.contains(&n) {
                     continue;
@@ -123,11 +124,11 @@ impl Arena {
                 {
                     self.shadow_styles.push(n);
                 }
-                stack.extend(self.children_of(n));
+                self.push_children(n, &mut stack);
             }
         }
         for &root in &roots {
-            for child in self.children_of(root) {
+            while let Some(child) = self.get(root).map(|r| r.first_child).filter(|&c| c != NONE) {
                 self.insert_before(root, child);
             }
             self.detach(root);
@@ -135,15 +136,13 @@ impl Arena {
         self.shadow_styles.sort_unstable();
     }
 
-    /// The children of `id`, in order.
-    fn children_of(&self, id: NodeId) -> Vec<NodeId> {
-        let mut out = Vec::new();
+    /// Pushes the children of `id` onto `stack`.
+    fn push_children(&self, id: NodeId, stack: &mut Vec<NodeId>) {
         let mut child = self.get(id).map_or(NONE, |n| n.first_child);
         while let Some(c) = self.get(child) {
-            out.push(child);
+            stack.push(child);
             child = c.next_sibling;
         }
-        out
     }
 
     /// Unlinks `id` from its parent and siblings.

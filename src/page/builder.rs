@@ -9,7 +9,7 @@ use super::elements::*;
 use super::images::*;
 use super::styles::{SheetClasses, position_of};
 use super::{Block, BlockKind, Declarations, ImageInfo, hash_image, hash_text};
-use crate::dom::{Dom, Edge, NodeId};
+use crate::dom::{Dom, Edge, NodeId, for_each_name_token, name_holds};
 use crate::limits::{MAX_BLOCK_CHARS, MAX_BLOCKS, MAX_TAG_PATH_ELEMENTS};
 
 /// What an open element does to the walk, remembered until its close edge.
@@ -916,41 +916,22 @@ const NOT_AN_ADDRESS: &[&str] = &[
     "preferences",
 ];
 
-/// True when a field's `name` or `id` names an email address: one of its words (split at
-/// punctuation and at a lower-case letter's upper-case successor) is `email` or ends in it
-/// (`youremail`, but not `noemail`), or is `e` then `mail`, and none of them is in
-/// [`NOT_AN_ADDRESS`].
+/// True when a field's `name` or `id` names an email address: one of its words (see
+/// [`for_each_name_token`]) is `email` or ends in it (`youremail`, but not `noemail`), or is `e`
+/// then `mail`, and none of them is in [`NOT_AN_ADDRESS`].
 fn names_an_email_field(value: &str) -> bool {
-    let mut words: Vec<String> = Vec::new();
-    let mut word = String::new();
-    let mut previous_lower = false;
-    for c in value.chars() {
-        if !c.is_ascii_alphanumeric() {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word));
-            }
-            previous_lower = false;
-            continue;
-        }
-        if c.is_ascii_uppercase() && previous_lower && !word.is_empty() {
-            words.push(std::mem::take(&mut word));
-        }
-        previous_lower = c.is_ascii_lowercase();
-        word.push(c.to_ascii_lowercase());
-        if words.len() > 16 {
-            return false;
-        }
+    if !name_holds(value, b"mail") {
+        return false;
     }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    // Names run together end in the word (`youremail`, `loginemail`), but for a negation.
-    let names_email = |w: &str| {
-        w.strip_suffix("email")
+    let (mut email, mut about_mail, mut after_e) = (false, false, false);
+    for_each_name_token(value, |word| {
+        // Names run together end in the word (`youremail`, `loginemail`), but for a negation.
+        email |= word
+            .strip_suffix("email")
             .is_some_and(|before| !matches!(before, "no" | "not"))
-    };
-    let email = words.iter().enumerate().any(|(i, w)| {
-        names_email(w) || (w == "e" && words.get(i + 1).is_some_and(|n| n == "mail"))
+            || (after_e && word == "mail");
+        about_mail |= NOT_AN_ADDRESS.contains(&word);
+        after_e = word == "e";
     });
-    email && !words.iter().any(|w| NOT_AN_ADDRESS.contains(&w.as_str()))
+    email && !about_mail
 }
