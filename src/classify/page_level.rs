@@ -891,6 +891,7 @@ fn from_containers(
                 && block.link_density() >= LINK_LINE
                 && !clean::is_code_term_of_a_definition(page, stats, block.node)
                 && !facts.in_list_leading_elsewhere(page, stats, block.node)
+                && !elsewhere::leads_to_documents(&page.dom, block.node)
             {
                 return page_label(
                     Verdict::Boilerplate,

@@ -758,6 +758,7 @@ fn removal_reason(
             && a.words > 0
             && !long_items
             && !facts.in_list_leading_elsewhere(page, stats, id)
+            && !super::elsewhere::leads_to_documents(dom, id)
         {
             return Some(format!("removed: link-dense list ({ld:.2})"));
         }
@@ -773,6 +774,7 @@ fn removal_reason(
         && !is_sentence_citing_one_link(page, stats, id)
         && !is_code_term_of_a_definition(page, stats, id)
         && !facts.in_list_leading_elsewhere(page, stats, id)
+        && !super::elsewhere::leads_to_documents(dom, id)
     {
         return Some(format!("removed: link-dense block ({ld:.2})"));
     }

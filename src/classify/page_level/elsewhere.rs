@@ -3,7 +3,9 @@
 //! lists and link lines from an article's box because beside an article they are menus and related
 //! stories; those lead around the site itself. A list whose every entry links out, mostly to
 //! sites of other owners, and says something in each entry is a part of the text that cites
-//! elsewhere, as a sentence citing one link is.
+//! elsewhere, as a sentence citing one link is. So is a list whose links lead to documents (an
+//! agency's fliers and forms, a report's annexes): what the page offers to read, not pages
+//! around it.
 
 use html5ever::local_name;
 use rustc_hash::FxHashMap;
@@ -25,6 +27,53 @@ const ELSEWHERE_THIRDS: u32 = 2;
 /// photo credit in a figure's caption, linking to the photographer's site) more often than the
 /// entry's citation.
 const ITEM_DEPTH: usize = 1;
+
+/// File extensions of documents a page offers to read or download (lower-case, with the dot).
+const DOCUMENT_EXTENSIONS: &[&str] = &[
+    ".pdf", ".doc", ".docx", ".odt", ".rtf", ".epub", ".xls", ".xlsx", ".ods", ".csv", ".ppt",
+    ".pptx", ".odp",
+];
+
+/// Most links of a box that [`leads_to_documents`] reads: a box of more is a site's index,
+/// and a hostile page's box of thousands costs no more.
+const MAX_DOCUMENT_LINKS: u32 = 64;
+
+/// True when at least two links inside `id`, and two in three of its links, lead to documents
+/// (a path, or a query's last value, ending in one of [`DOCUMENT_EXTENSIONS`]): an agency's
+/// fliers and forms, a report's annexes, a course's syllabus and handbook. Such links are what
+/// the page offers to read, not a menu's or related stories' pages.
+pub(super) fn leads_to_documents(dom: &Dom, id: NodeId) -> bool {
+    let (mut links, mut documents) = (0u32, 0u32);
+    for node in dom.descendants(id) {
+        if !dom.is_hyperlink(node) {
+            continue;
+        }
+        links += 1;
+        if dom.attr(node, "href").is_some_and(names_a_document) {
+            documents += 1;
+        }
+        if links >= MAX_DOCUMENT_LINKS {
+            break;
+        }
+    }
+    documents >= 2 && documents * 3 >= links * 2
+}
+
+/// True when `href` leads to a document: its path ends in a document's extension, or its query
+/// does (`huddoc?id=DOC_35701.pdf`, a download script's file name).
+fn names_a_document(href: &str) -> bool {
+    let href = href.trim();
+    let href = href.split('#').next().unwrap_or(href);
+    let path = href.split('?').next().unwrap_or(href);
+    let ends_in_extension = |s: &str| {
+        DOCUMENT_EXTENSIONS.iter().any(|ext| {
+            s.len() >= ext.len()
+                && s.is_char_boundary(s.len() - ext.len())
+                && s[s.len() - ext.len()..].eq_ignore_ascii_case(ext)
+        })
+    };
+    ends_in_extension(path) || ends_in_extension(href)
+}
 
 /// What one page's questions about lists leading elsewhere keep, each answered once: where the
 /// page stands, and each list's answer. Kept per page in [`super::select::NodeFacts`].

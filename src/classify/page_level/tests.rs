@@ -4707,3 +4707,29 @@ fn a_fixed_pane_holding_the_pages_title_is_the_page() {
     assert!(has(&list, "Paragraph 0 of"), "{list:#?}");
     assert!(has(&list, "Paragraph 2 of"), "{list:#?}");
 }
+
+/// A list of links to documents inside the article (an agency's fliers and forms) is what the
+/// page offers to read and stays; a list of links to the site's pages beside it goes as a menu.
+#[test]
+fn links_to_documents_inside_the_article_are_its_text() {
+    let fliers = "<div class=resources><a class=card href=/uploads/home-repair-flier.pdf>Home \
+                  Repair Program Flier</a> <a class=card href=/uploads/window-program.PDF>Window \
+                  Replacement Program Flier</a> <a class=card href=/docs/get?file=eligible-repairs.docx>\
+                  Eligible Repairs Fact Sheet</a></div>";
+    let pages = "<div class=more><a href=/cdbg/>Community Development Block Grant</a> \
+                 <a href=/rental-rehab/>Rental Rehabilitation Loan Program</a> \
+                 <a href=/wap/>Weatherization Assistance Program</a></div>";
+    let html = format!(
+        "<html><head><title>Home repair programs</title></head><body>{NAV}<article>\
+         <h1>Home repair programs</h1>{}{fliers}{}{pages}</article></body></html>",
+        paragraphs(0..3),
+        paragraphs(3..5),
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(has(&kept, "Home Repair Program Flier"), "{kept:#?}");
+    assert!(
+        !has(&kept, "Community Development Block Grant"),
+        "{kept:#?}"
+    );
+}
