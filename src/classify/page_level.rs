@@ -42,7 +42,7 @@ use std::borrow::Cow;
 use self::select::{Choice, NodeFacts};
 use self::stats::Stats;
 use crate::classify::{Label, Reason, Verdict};
-use crate::dom::{Dom, NodeId};
+use crate::dom::{Dom, Edge, NodeId};
 use crate::page::{Block, BlockKind, Page};
 use html5ever::local_name;
 
@@ -720,7 +720,9 @@ fn with_scores(
     let mut facts = NodeFacts::of_page(page, &stats);
     let mut scores = select::score(page, &stats, &mut facts);
     if let Some(headline) = titled_heading(page, &mut facts) {
-        select::damp_outside_the_article(page, &stats, &mut scores, headline);
+        let stories = other_stories(page, &stats, &mut facts, headline);
+        facts.set_other_stories(stories);
+        select::damp_outside_the_article(page, &stats, &facts, &mut scores, headline);
     }
     decide(&stats, &mut facts, &scores)
 }
@@ -1540,6 +1542,59 @@ fn titled_heading(page: &Page, facts: &mut NodeFacts<'_>) -> Option<usize> {
         reads_as_title(page, facts, index)
             && !cannot_hold_the_headline(&page.dom, page.blocks[index].node)
     })
+}
+
+/// How many blocks open a story: its title stands among them (after a kicker, a date line, an
+/// author's line, a picture), before its prose.
+const STORY_OPENING_BLOCKS: usize = 12;
+
+/// The page's other stories, in document order, none inside another: each `<article>` element
+/// that does not hold the headline (block `headline`, the heading that reads as the page's
+/// title) and opens with a title of its own: before any prose of its own, a heading of the
+/// headline's rank or higher that does not read as the page's title. A site that loads its next
+/// story below the one a reader opened prints it so, and the next story holds as much prose as
+/// the first. An article's sections, a thread's replies and a list's teasers open with lower
+/// headings than the page's title, or with none.
+fn other_stories(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    headline: usize,
+) -> Vec<NodeId> {
+    let dom = &page.dom;
+    let Some(title) = page.blocks.get(headline) else {
+        return Vec::new();
+    };
+    let BlockKind::Heading(rank) = title.kind else {
+        return Vec::new();
+    };
+    let mut stories = Vec::new();
+    let mut walk = dom.traverse(dom.root());
+    while let Some(edge) = walk.next() {
+        let Edge::Open(node) = edge else { continue };
+        if !dom.is_html(node, &local_name!("article")) || stats.contains(node, title.node) {
+            continue;
+        }
+        let a = stats.get(node);
+        // Bounded, so that a hostile page of nested untitled articles costs little.
+        let opening = (a.first_block..a.end_block)
+            .take(STORY_OPENING_BLOCKS)
+            .map(|i| i as usize)
+            .find(|&i| {
+                page.blocks
+                    .get(i)
+                    .is_some_and(|b| b.is_prose() || matches!(b.kind, BlockKind::Heading(_)))
+            });
+        let titled = opening.is_some_and(|i| {
+            matches!(page.blocks[i].kind, BlockKind::Heading(r) if r <= rank)
+                && !reads_as_title(page, facts, i)
+        });
+        if titled {
+            stories.push(node);
+            walk.skip_children();
+        }
+    }
+    stories
 }
 
 /// True when block `index` is a heading (`<h1>`–`<h3>`) that reads as the page's title (see

@@ -696,6 +696,9 @@ fn removal_reason(
     // A box laid over the page, or asking for an email address, goes at any size: the article
     // flows under it or around it, and its paragraphs scored nothing (so it never holds the
     // core).
+    if facts.is_other_story(id) {
+        return Some("removed: another story, which opens with a title of its own".into());
+    }
     if facts.is_dialog(id) {
         return Some("removed: a dialog laid over the page".into());
     }

@@ -184,7 +184,7 @@ struct SetApart<'d> {
     stats: &'d Stats,
     region: NodeId,
     /// Per node ([`ancestor_mark`]): 0 not yet known, 1 clear, 2 furniture, 3 a comment, 4 named
-    /// for what stands around an article.
+    /// for what stands around an article, 5 another story (see [`super::other_stories`]).
     cache: Vec<u8>,
 }
 
@@ -204,6 +204,8 @@ impl<'d> SetApart<'d> {
         let mark = ancestor_mark(dom, &mut self.cache, id, self.region, |n| {
             if is_furniture_element(dom, n) {
                 2
+            } else if facts.is_other_story(n) {
+                5
             } else if names_comment(facts, n) {
                 3
             } else if super::widen::sets_apart_as_surroundings(self.stats, facts, n, self.region) {
@@ -216,6 +218,7 @@ impl<'d> SetApart<'d> {
             2 => Some("main region: navigation or page furniture inside it"),
             3 => Some("main region: a comment inside it"),
             4 => Some("main region: a box named for what stands around an article"),
+            5 => Some(super::select::OTHER_STORY),
             _ => None,
         }
     }

@@ -65,6 +65,9 @@ pub(super) struct NodeFacts<'a> {
     declared: [Option<bool>; 3],
     /// Which lists lead to other sites, each once asked (see [`super::elsewhere`]).
     elsewhere: super::elsewhere::ElsewhereCache,
+    /// The page's other stories, in document order, none inside another (see
+    /// [`super::other_stories`]); empty until the headline is found.
+    other_stories: Vec<NodeId>,
 }
 
 /// What a page may declare itself in its structured data, as [`NodeFacts`] keeps the answers.
@@ -92,7 +95,29 @@ impl<'a> NodeFacts<'a> {
             json_ld: None,
             declared: [None; 3],
             elsewhere: Default::default(),
+            other_stories: Vec::new(),
         }
+    }
+
+    /// Notes the page's other stories (see [`super::other_stories`]), in document order.
+    pub fn set_other_stories(&mut self, stories: Vec<NodeId>) {
+        self.other_stories = stories;
+    }
+
+    /// True when `id` is one of the page's other stories.
+    pub fn is_other_story(&self, id: NodeId) -> bool {
+        self.other_stories.contains(&id)
+    }
+
+    /// True when `id` stands in one of the page's other stories (itself one included).
+    pub fn in_other_story(&self, stats: &Stats, id: NodeId) -> bool {
+        // The stories are disjoint and in document order: the one that could hold `id` is the
+        // last to open before it.
+        let pre = stats.get(id).pre;
+        let after = self
+            .other_stories
+            .partition_point(|&story| stats.get(story).pre <= pre);
+        after > 0 && stats.contains(self.other_stories[after - 1], id)
     }
 
     /// The facts of `page`'s DOM, with what the page declares of its layout (the boxes it lays
@@ -560,6 +585,9 @@ pub(super) enum SetApart {
     InThePagesFooter,
     /// It is outside the region the page marks as its main content, which holds the headline.
     OutsideTheMainRegion,
+    /// It stands in another story than the one the headline opens (see
+    /// [`super::other_stories`]).
+    InAnotherStory,
 }
 
 impl SetApart {
@@ -575,6 +603,7 @@ impl SetApart {
             SetApart::OutsideTheMainRegion => {
                 "outside main container: outside the page's main region, which holds its headline"
             }
+            SetApart::InAnotherStory => OTHER_STORY,
         }
     }
 }
@@ -688,13 +717,16 @@ pub(super) fn score(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Sc
 ///   where its content is, and the headline confirms it (a shop's guarantee modal, a related
 ///   products' rail beside it);
 /// - every candidate inside the page's own footer (see [`page_footer_around`]): the page's fine
-///   print (an insurer's disclaimers, a shop's guarantees), however long.
+///   print (an insurer's disclaimers, a shop's guarantees), however long;
+/// - every candidate in another story than the headline's (see [`super::other_stories`]): the
+///   next story a site loads below the one a reader opened, however much prose it holds.
 ///
 /// A page without a headline (a section front, a list) is left alone: there its footer may be
 /// where the page's lists end.
 pub(super) fn damp_outside_the_article(
     page: &Page,
     stats: &Stats,
+    facts: &NodeFacts<'_>,
     scores: &mut Scores,
     headline: usize,
 ) {
@@ -741,6 +773,10 @@ pub(super) fn damp_outside_the_article(
         }
         if apart_before_the_headline(page, stats, candidate, headline) {
             damp(candidate, SetApart::BeforeTheHeadline);
+            continue;
+        }
+        if facts.in_other_story(stats, candidate) {
+            damp(candidate, SetApart::InAnotherStory);
         }
     }
 }
@@ -769,6 +805,12 @@ pub(super) fn apart_before_the_headline(
         .find(|&n| stats.contains(n, title))
         .is_none_or(|s| is_page_wrapper(dom, s) || wraps_the_page(stats, total_blocks, s))
 }
+
+/// Why a block goes that stands in another story than the headline's (see
+/// [`super::other_stories`]), outside the chosen container or inside a region a later step
+/// widened to.
+pub(super) const OTHER_STORY: &str =
+    "outside main container: in another story, which opens with a title of its own";
 
 /// Words from which a box around an email field says more than a sign-up does: a newsletter's
 /// pitch, a comment form's "Your email address will not be published", a log-in's links stay

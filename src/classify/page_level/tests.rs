@@ -2884,7 +2884,7 @@ fn only_candidates_apart_from_the_headline_are_damped() {
     let headline = titled_heading(&page, &mut facts).expect("the title's heading");
     assert_eq!(page.blocks[headline].text, "River floods the old town");
     let mut after = select::score(&page, &stats, &mut facts);
-    select::damp_outside_the_article(&page, &stats, &mut after, headline);
+    select::damp_outside_the_article(&page, &stats, &facts, &mut after, headline);
     let holder = |needle: &str| {
         let block = page
             .blocks
@@ -4708,6 +4708,108 @@ fn a_fixed_pane_holding_the_pages_title_is_the_page() {
     assert!(has(&list, "Paragraph 2 of"), "{list:#?}");
 }
 
+/// A story a site loads below the one a reader opened: its own `<article>` under its own
+/// `<h1>`, with more prose than the first.
+fn next_story(paragraphs: usize) -> String {
+    let body: String = (0..paragraphs)
+        .map(|n| {
+            format!(
+                "<p>Next story paragraph {n}: the harbour authority said dredging of the \
+                 northern channel will begin in the autumn, two years late, after a survey \
+                 found the silt deeper than the plan had assumed.</p>"
+            )
+        })
+        .collect();
+    format!(
+        "<article class=x9><h1>Dredging of the harbour channel delayed until autumn</h1>\
+         <div class=x8>By Sam Porter, March 4</div><div class=x7>{body}</div></article>"
+    )
+}
+
+/// The next story a site appends below the opened one is not the article, however much prose
+/// it holds: whether both stories are `<article>`s side by side, or the opened one is not marked
+/// and the next sits in the box beside it, or in the very box that holds its paragraphs, or the
+/// opened one is a short post, far less of the page's prose than the next. The opened story's headline reads as the page's
+/// title; the next one's does not.
+#[test]
+fn the_next_story_loaded_below_the_article_is_not_its_text() {
+    let title = "<title>River floods the old town | Valley Times</title>";
+    let side_by_side = format!(
+        "<html><head>{title}</head><body>{NAV}<div class=feed>\
+         <article class=x9><h1>River floods the old town</h1><div class=x7>{}</div></article>\
+         {}</div></body></html>",
+        paragraphs(0..4),
+        next_story(8),
+    );
+    let same_box = format!(
+        "<html><head>{title}</head><body>{NAV}<main><div class=x1>\
+         <h1>River floods the old town</h1>{}</div>{}</main></body></html>",
+        paragraphs(0..4),
+        next_story(8),
+    );
+    let loose = format!(
+        "<html><head>{title}</head><body>{NAV}<main><h1>River floods the old town</h1>{}{}\
+         </main></body></html>",
+        paragraphs(0..4),
+        next_story(3),
+    );
+    // A short post is far less of the page's prose than the next story: still the article.
+    let short = format!(
+        "<html><head>{title}</head><body>{NAV}<main><div class=x1><h1>River floods the old \
+         town</h1></div><article class=x2>{}</article>{}</main></body></html>",
+        paragraphs(0..2),
+        next_story(10),
+    );
+    for (html, last) in [(side_by_side, 3), (same_box, 3), (loose, 3), (short, 1)] {
+        let (page, x) = run(&html);
+        let kept = kept(&page, &x);
+        assert!(has(&kept, "Paragraph 0 of"), "{kept:#?}");
+        assert!(has(&kept, &format!("Paragraph {last} of")), "{kept:#?}");
+        assert!(!has(&kept, "Next story paragraph"), "{kept:#?}");
+        assert!(!has(&kept, "Dredging"), "{kept:#?}");
+        let why = reason_of(&page, &x, "Next story paragraph 0").unwrap_or_default();
+        assert!(why.contains("another story"), "{why}");
+    }
+}
+
+/// An article's own parts printed as `<article>`s under lower headings than its title (a
+/// live blog's entries, a guide's steps) are its text, and so is an `<article>` that opens with
+/// the page's own title again.
+#[test]
+fn an_articles_sections_under_lower_headings_are_not_other_stories() {
+    let entries: String = (0..3)
+        .map(|n| {
+            format!(
+                "<article><h2>Update {n}</h2>{}</article>",
+                paragraphs(n * 2..n * 2 + 2)
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>River floods the old town | Valley Times</title></head><body>{NAV}\
+         <article><header><h1>River floods the old town</h1></header>{}{entries}</article>\
+         </body></html>",
+        paragraphs(10..12),
+    );
+    let (page, x) = run(&html);
+    let sections_kept = kept(&page, &x);
+    for n in [0, 5, 10] {
+        assert!(
+            has(&sections_kept, &format!("Paragraph {n} of")),
+            "{sections_kept:#?}"
+        );
+    }
+    let retitled = format!(
+        "<html><head><title>River floods the old town | Valley Times</title></head><body>{NAV}\
+         <div class=hero><h1>River floods the old town</h1></div>\
+         <article><h1>River floods the old town</h1>{}</article></body></html>",
+        paragraphs(0..5),
+    );
+    let (page, x) = run(&retitled);
+    let retitled_kept = kept(&page, &x);
+    assert!(has(&retitled_kept, "Paragraph 4 of"), "{retitled_kept:#?}");
+}
+
 /// A list of links to documents inside the article (an agency's fliers and forms) is what the
 /// page offers to read and stays; a list of links to the site's pages beside it goes as a menu.
 #[test]
@@ -4732,4 +4834,31 @@ fn links_to_documents_inside_the_article_are_its_text() {
         !has(&kept, "Community Development Block Grant"),
         "{kept:#?}"
     );
+}
+
+/// A page whose own text is a few short lines (a recipe's ingredients under its title) and
+/// whose only prose is the next story below it, inside the region the page marks as main: the
+/// lines are the article, and no step that falls back on the page's prose or its main region
+/// takes the next story for it.
+#[test]
+fn the_next_story_is_not_the_text_of_a_page_of_short_lines() {
+    let lines: String = [
+        "Two cups of flour",
+        "One cup of milk",
+        "Three large eggs",
+        "A pinch of salt",
+    ]
+    .iter()
+    .map(|l| format!("<li>{l}</li>"))
+    .collect();
+    let html = format!(
+        "<html><head><title>Fluffy buttermilk pancakes | Valley Kitchen</title></head><body>{NAV}<main>\
+         <article><h1>Fluffy buttermilk pancakes</h1><ul class=ingredients>{lines}</ul></article>{}</main>\
+         </body></html>",
+        next_story(8),
+    );
+    let (page, x) = run(&html);
+    let kept = kept(&page, &x);
+    assert!(!has(&kept, "Next story paragraph"), "{kept:#?}");
+    assert!(has(&kept, "Three large eggs"), "{kept:#?}");
 }

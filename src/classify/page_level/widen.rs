@@ -147,6 +147,7 @@ fn prose_per_node(
             if is_furniture_element(dom, n)
                 || facts.is_overlay(stats, footer_place.total_blocks, n)
                 || facts.is_sign_up(n)
+                || facts.is_other_story(n)
             {
                 2
             } else if names_the_page_footer(stats, facts, &footer_place, n) {
@@ -441,7 +442,7 @@ pub(super) fn keep(
         widening.inside
     );
     // Per node (see `ancestor_mark`): 1 clear, 2 furniture, 3 named for what surrounds an
-    // article, 4 laid over the page, 5 asking for an email address.
+    // article, 4 laid over the page, 5 asking for an email address, 6 another story.
     let mut set_apart: Vec<u8> = vec![0; dom.len()];
     let total_blocks = page.blocks.len() as u32;
     page.blocks
@@ -469,6 +470,8 @@ pub(super) fn keep(
                     4
                 } else if facts.is_sign_up(n) {
                     5
+                } else if facts.is_other_story(n) {
+                    6
                 } else {
                     1
                 }
@@ -477,6 +480,7 @@ pub(super) fn keep(
                 3 => return Pick::Drop("widened: a box named for what stands around an article"),
                 4 => return Pick::Drop("widened: a box laid over the page inside the region"),
                 5 => return Pick::Drop("widened: a box asking for an email address"),
+                6 => return Pick::Drop(super::select::OTHER_STORY),
                 _ => {}
             }
             if first.get(index).is_some_and(super::in_comment_section) {
