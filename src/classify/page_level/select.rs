@@ -68,6 +68,8 @@ pub(super) struct NodeFacts<'a> {
     /// The page's other stories, in document order, none inside another (see
     /// [`super::other_stories`]); empty until the headline is found.
     other_stories: Vec<NodeId>,
+    /// The same, sorted by id: every step asks of each box whether it is one.
+    other_story_ids: Vec<NodeId>,
 }
 
 /// What a page may declare itself in its structured data, as [`NodeFacts`] keeps the answers.
@@ -96,17 +98,21 @@ impl<'a> NodeFacts<'a> {
             declared: [None; 3],
             elsewhere: Default::default(),
             other_stories: Vec::new(),
+            other_story_ids: Vec::new(),
         }
     }
 
     /// Notes the page's other stories (see [`super::other_stories`]), in document order.
     pub fn set_other_stories(&mut self, stories: Vec<NodeId>) {
+        let mut ids = stories.clone();
+        ids.sort_unstable();
+        self.other_story_ids = ids;
         self.other_stories = stories;
     }
 
     /// True when `id` is one of the page's other stories.
     pub fn is_other_story(&self, id: NodeId) -> bool {
-        self.other_stories.contains(&id)
+        self.other_story_ids.binary_search(&id).is_ok()
     }
 
     /// True when `id` stands in one of the page's other stories (itself one included).
