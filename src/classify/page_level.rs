@@ -42,7 +42,7 @@ use std::borrow::Cow;
 use self::select::{Choice, NodeFacts};
 use self::stats::Stats;
 use crate::classify::{Label, Reason, Verdict};
-use crate::dom::{Dom, Edge, NodeId};
+use crate::dom::{Dom, NodeId};
 use crate::page::{Block, BlockKind, Page};
 use html5ever::local_name;
 
@@ -1568,11 +1568,17 @@ fn other_stories(
     let BlockKind::Heading(rank) = title.kind else {
         return Vec::new();
     };
-    let mut stories = Vec::new();
-    let mut walk = dom.traverse(dom.root());
-    while let Some(edge) = walk.next() {
-        let Edge::Open(node) = edge else { continue };
-        if !dom.is_html(node, &local_name!("article")) || stats.contains(node, title.node) {
+    // The page's `<article>`s in document order (a walk of the arena: cheaper than of the tree,
+    // and a node outside the tree has no pre-order index).
+    let mut articles: Vec<NodeId> = (0..dom.len() as NodeId)
+        .filter(|&n| dom.is_html(n, &local_name!("article")) && stats.get(n).pre != u32::MAX)
+        .collect();
+    articles.sort_unstable_by_key(|&n| stats.get(n).pre);
+    let mut stories: Vec<NodeId> = Vec::new();
+    for node in articles {
+        if stats.contains(node, title.node)
+            || stories.last().is_some_and(|&s| stats.contains(s, node))
+        {
             continue;
         }
         let a = stats.get(node);
@@ -1591,7 +1597,6 @@ fn other_stories(
         });
         if titled {
             stories.push(node);
-            walk.skip_children();
         }
     }
     stories
