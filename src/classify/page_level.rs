@@ -893,7 +893,7 @@ fn from_containers(
                 && block.link_density() >= LINK_LINE
                 && !clean::is_code_term_of_a_definition(page, stats, block.node)
                 && !facts.in_list_leading_elsewhere(page, stats, block.node)
-                && !elsewhere::leads_to_documents(&page.dom, block.node)
+                && !facts.leads_to_documents(page, block.node)
             {
                 return page_label(
                     Verdict::Boilerplate,
@@ -1269,8 +1269,9 @@ fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
 }
 
 /// Block-level fallback for pages where no container stands out: long, low-link text blocks and
-/// the headline. Prose in a consent manager's box or in a box laid over the page (a modal dialog
-/// the page declares, a box fixed to the viewport) is never kept: on a page of short lines (a
+/// the headline. Prose in a consent manager's box, in a box laid over the page (a modal dialog
+/// the page declares, a box fixed to the viewport) or in another story than the headline's (see
+/// [`other_stories`]) is never kept: on a page of short lines (a
 /// product's parts, a shop's grid) such a notice is the only prose there is. Prose in the page's
 /// other furniture (its header, navigation, footer, a dialog it does not declare modal, a
 /// subscription offer, a sign-up: see
@@ -1314,6 +1315,10 @@ fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExt
                         Verdict::Boilerplate,
                         "fallback: long text in a consent notice".into(),
                     );
+                }
+                // Nor is the next story a site loads below the opened one.
+                Some(Standing::OtherStory) => {
+                    return page_label(Verdict::Boilerplate, select::OTHER_STORY.into());
                 }
                 // A box laid over the page is never its text, even when the page has none of
                 // its own: an empty pane says more than a cookie notice.
@@ -1359,6 +1364,9 @@ enum Standing {
     /// [`hints::Hint::names_a_prompt`]) or asking for an email address (see
     /// [`NodeFacts::is_sign_up`]), but in no consent notice.
     Furniture,
+    /// In another story than the headline's (see [`other_stories`]), but in no box laid over
+    /// the page or consent notice.
+    OtherStory,
     /// In a box laid over the page (see [`NodeFacts::is_overlay`]): a modal dialog the page
     /// declares, or a box its style fixes to the viewport; but in no consent notice.
     Overlay,
@@ -1368,7 +1376,8 @@ enum Standing {
 
 impl Standing {
     /// Where the block held by `node` stands: in a consent notice when any box around it is
-    /// one, else in a box laid over the page, else in furniture when any is furniture. The
+    /// one, else in a box laid over the page, else in another story, else in furniture when any
+    /// is furniture. The
     /// page's wrappers (`<body>` and any box holding nine tenths of its blocks) say nothing of
     /// one part of it (a `<body class="cookie-consent-accepted">`), and are asked only whether
     /// they are a dialog the page declares (a box fixed to the viewport is laid over the page
@@ -1410,6 +1419,8 @@ impl Standing {
                 Standing::Consent
             } else if facts.is_overlay(stats, total_blocks, n) {
                 Standing::Overlay
+            } else if facts.is_other_story(n) {
+                Standing::OtherStory
             } else if wrapper {
                 Standing::Page
             } else if widen::is_furniture_element(dom, n)
@@ -1544,17 +1555,24 @@ fn titled_heading(page: &Page, facts: &mut NodeFacts<'_>) -> Option<usize> {
     })
 }
 
+/// Words of its own text the opened story holds, after its headline, before another story
+/// begins, where the headline stands in no `<article>`.
+const STORY_TEXT_BEFORE_WORDS: u32 = 10;
+
 /// How many blocks open a story: its title stands among them (after a kicker, a date line, an
 /// author's line, a picture), before its prose.
 const STORY_OPENING_BLOCKS: usize = 12;
 
 /// The page's other stories, in document order, none inside another: each `<article>` element
 /// that does not hold the headline (block `headline`, the heading that reads as the page's
-/// title) and opens with a title of its own: before any prose of its own, a heading of the
-/// headline's rank or higher that does not read as the page's title. A site that loads its next
-/// story below the one a reader opened prints it so, and the next story holds as much prose as
-/// the first. An article's sections, a thread's replies and a list's teasers open with lower
-/// headings than the page's title, or with none.
+/// title), begins after [`STORY_TEXT_BEFORE_WORDS`] words of the opened story's own text (or
+/// anywhere, when the headline stands in an `<article>` of its own), and opens with a title of
+/// its own: before any prose of its own, a heading of the headline's rank
+/// or higher that does not read as the page's title. A site that loads its next story below the
+/// one a reader opened prints it so, and the next story holds as much prose as the first. An
+/// article's sections, a thread's replies and a list's teasers open with lower headings than
+/// the page's title, or with none; the body right under a headline printed in a band of its own
+/// is the opened story, whatever heading opens it.
 fn other_stories(
     page: &Page,
     stats: &Stats,
@@ -1574,6 +1592,20 @@ fn other_stories(
         .filter(|&n| dom.is_html(n, &local_name!("article")) && stats.get(n).pre != u32::MAX)
         .collect();
     articles.sort_unstable_by_key(|&n| stats.get(n).pre);
+    // Words of the opened story's own text from the headline on: per block, those of the lines
+    // before it that are neither mostly links nor an author's or date line.
+    let mut own_words = Vec::with_capacity(page.blocks.len() + 1);
+    let mut running = 0u32;
+    own_words.push(running);
+    for (index, block) in page.blocks.iter().enumerate() {
+        if index > headline && block.link_density() < 0.5 && !stats::looks_like_byline(block) {
+            running += block.words;
+        }
+        own_words.push(running);
+    }
+    let headline_in_article = dom
+        .ancestors(title.node)
+        .any(|n| dom.is_html(n, &local_name!("article")));
     let mut stories: Vec<NodeId> = Vec::new();
     for node in articles {
         if stats.contains(node, title.node)
@@ -1582,6 +1614,18 @@ fn other_stories(
             continue;
         }
         let a = stats.get(node);
+        // Where the headline stands in an `<article>` of its own, every other one is another
+        // story. Elsewhere a story comes after the opened one's own text: an `<article>` right
+        // under the headline, nothing of the story's between them, is the body the headline
+        // opens (a site's title printed in a band above an `<article>` headed by another
+        // heading).
+        let start = a.first_block as usize;
+        if !headline_in_article
+            && (start <= headline
+                || own_words.get(start).copied().unwrap_or(running) < STORY_TEXT_BEFORE_WORDS)
+        {
+            continue;
+        }
         // Bounded, so that a hostile page of nested untitled articles costs little.
         let opening = (a.first_block..a.end_block)
             .take(STORY_OPENING_BLOCKS)

@@ -693,12 +693,15 @@ fn removal_reason(
     if stats.contains(id, core) {
         return None;
     }
-    // A box laid over the page, or asking for an email address, goes at any size: the article
-    // flows under it or around it, and its paragraphs scored nothing (so it never holds the
-    // core).
+    // Another story than the headline's (the next one a site loads below it) goes at any size:
+    // its scores were damped, but a box holding the article's own paragraphs beside it may be
+    // chosen, and the story comes with it.
     if facts.is_other_story(id) {
         return Some("removed: another story, which opens with a title of its own".into());
     }
+    // A box laid over the page, or asking for an email address, goes at any size: the article
+    // flows under it or around it, and its paragraphs scored nothing (so it never holds the
+    // core).
     if facts.is_dialog(id) {
         return Some("removed: a dialog laid over the page".into());
     }
@@ -761,7 +764,7 @@ fn removal_reason(
             && a.words > 0
             && !long_items
             && !facts.in_list_leading_elsewhere(page, stats, id)
-            && !super::elsewhere::leads_to_documents(dom, id)
+            && !facts.leads_to_documents(page, id)
         {
             return Some(format!("removed: link-dense list ({ld:.2})"));
         }
@@ -777,7 +780,7 @@ fn removal_reason(
         && !is_sentence_citing_one_link(page, stats, id)
         && !is_code_term_of_a_definition(page, stats, id)
         && !facts.in_list_leading_elsewhere(page, stats, id)
-        && !super::elsewhere::leads_to_documents(dom, id)
+        && !facts.leads_to_documents(page, id)
     {
         return Some(format!("removed: link-dense block ({ld:.2})"));
     }

@@ -34,26 +34,59 @@ const DOCUMENT_EXTENSIONS: &[&str] = &[
     ".pptx", ".odp",
 ];
 
-/// Most links of a box that [`leads_to_documents`] reads: a box of more is a site's index,
-/// and a hostile page's box of thousands costs no more.
+/// Most links of a box of links to documents: a box of more is a site's index, and is not
+/// read further.
 const MAX_DOCUMENT_LINKS: u32 = 64;
+
+/// Most nodes of a box that [`leads_to_documents`] walks: a box of links to documents holds a
+/// few per link, and a hostile page's nested boxes, each asked, cost no more than this each.
+const MAX_DOCUMENT_NODES: usize = 512;
+
+/// True when `id` is a box of links to documents ([`leads_to_documents`]), or a line of a list
+/// of them: a list item, or a node up to [`ITEM_DEPTH`] levels inside one, whose list does. The
+/// cleaning asks of a list and then of each of its items, whose one link each says too little
+/// alone; each box's answer is kept.
+pub(super) fn in_list_leading_to_documents(
+    page: &Page,
+    cache: &mut ElsewhereCache,
+    id: NodeId,
+) -> bool {
+    let dom = &page.dom;
+    let list = std::iter::once(id)
+        .chain(dom.ancestors(id))
+        .take(ITEM_DEPTH + 1)
+        .find(|&n| dom.is_html(n, &local_name!("li")))
+        .and_then(|item| dom.parent(item))
+        .filter(|&parent| is_list(dom, parent));
+    let asked = list.unwrap_or(id);
+    if let Some(&known) = cache.documents.get(&asked) {
+        return known;
+    }
+    let answer = leads_to_documents(dom, asked);
+    cache.documents.insert(asked, answer);
+    answer
+}
 
 /// True when at least two links inside `id`, and two in three of its links, lead to documents
 /// (a path, or a query's last value, ending in one of [`DOCUMENT_EXTENSIONS`]): an agency's
 /// fliers and forms, a report's annexes, a course's syllabus and handbook. Such links are what
-/// the page offers to read, not a menu's or related stories' pages.
-pub(super) fn leads_to_documents(dom: &Dom, id: NodeId) -> bool {
+/// the page offers to read, not a menu's or related stories' pages. A box of more than
+/// [`MAX_DOCUMENT_LINKS`] links, or [`MAX_DOCUMENT_NODES`] nodes, is none.
+fn leads_to_documents(dom: &Dom, id: NodeId) -> bool {
     let (mut links, mut documents) = (0u32, 0u32);
-    for node in dom.descendants(id) {
+    for (walked, node) in dom.descendants(id).enumerate() {
+        if walked >= MAX_DOCUMENT_NODES {
+            return false;
+        }
         if !dom.is_hyperlink(node) {
             continue;
         }
         links += 1;
+        if links > MAX_DOCUMENT_LINKS {
+            return false;
+        }
         if dom.attr(node, "href").is_some_and(names_a_document) {
             documents += 1;
-        }
-        if links >= MAX_DOCUMENT_LINKS {
-            break;
         }
     }
     documents >= 2 && documents * 3 >= links * 2
@@ -84,6 +117,8 @@ pub(super) struct ElsewhereCache {
     place: Option<Option<(url::Url, String)>>,
     /// Per list element, whether it leads elsewhere.
     lists: FxHashMap<NodeId, bool>,
+    /// Per box asked (a list for its items), whether it leads to documents.
+    documents: FxHashMap<NodeId, bool>,
 }
 
 impl ElsewhereCache {

@@ -189,6 +189,12 @@ impl<'a> NodeFacts<'a> {
         super::elsewhere::in_list_leading_elsewhere(page, stats, &mut self.elsewhere, id)
     }
 
+    /// True when `id` is a box of links to documents, or a line of a list of them
+    /// ([`super::elsewhere::in_list_leading_to_documents`]).
+    pub fn leads_to_documents(&mut self, page: &Page, id: NodeId) -> bool {
+        super::elsewhere::in_list_leading_to_documents(page, &mut self.elsewhere, id)
+    }
+
     /// The JSON-LD documents of `page` (the page of this DOM), parsed the first time they are
     /// asked for ([`super::declared::parse_json_ld`]).
     pub fn json_ld(&mut self, page: &Page) -> &[serde_json::Value] {
@@ -1192,9 +1198,12 @@ fn parts(
                     && main_template.is_some_and(|t| holds_template(dom, x, t, up + 2))
                     && !facts.is_repeated_item(stats, x)
             };
+            // Alike stories side by side (a site's next ones, each under its own title) are
+            // twins of the opened one, and no part of it.
             let part = part
                 && !facts.hint(x).is_negative()
-                && !facts.in_negative_context(stats, total_blocks, x);
+                && !facts.in_negative_context(stats, total_blocks, x)
+                && !facts.in_other_story(stats, x);
             if part {
                 out.push(x);
             }

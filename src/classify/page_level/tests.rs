@@ -4828,11 +4828,24 @@ fn links_to_documents_inside_the_article_are_its_text() {
         paragraphs(3..5),
     );
     let (page, x) = run(&html);
-    let kept = kept(&page, &x);
-    assert!(has(&kept, "Home Repair Program Flier"), "{kept:#?}");
+    let kept_box = kept(&page, &x);
+    assert!(has(&kept_box, "Home Repair Program Flier"), "{kept_box:#?}");
     assert!(
-        !has(&kept, "Community Development Block Grant"),
-        "{kept:#?}"
+        !has(&kept_box, "Community Development Block Grant"),
+        "{kept_box:#?}"
+    );
+    // The same links as a list: each item holds one link, and its list says what it is.
+    let list = html.replace(
+        fliers,
+        "<ul><li><a href=/u/a.pdf>Home Repair Program Flier</a></li><li><a href=/u/b.pdf>\
+         Window Replacement Program Flier</a></li><li><a href=/d/get?file=c.docx>Eligible \
+         Repairs Fact Sheet</a></li></ul>",
+    );
+    let (page, x) = run(&list);
+    let kept_list = kept(&page, &x);
+    assert!(
+        has(&kept_list, "Window Replacement Program Flier"),
+        "{kept_list:#?}"
     );
 }
 
@@ -4861,4 +4874,102 @@ fn the_next_story_is_not_the_text_of_a_page_of_short_lines() {
     let kept = kept(&page, &x);
     assert!(!has(&kept, "Next story paragraph"), "{kept:#?}");
     assert!(has(&kept, "Three large eggs"), "{kept:#?}");
+}
+
+/// A story in a feed of alike ones, each an `<article>` under its own title and byline: the
+/// opened story is the article; two next stories beside it are neither parts of it (twins of
+/// its box) nor, in the fallback, the prose of a story that holds only a video.
+#[test]
+fn alike_next_stories_are_no_parts_of_the_opened_one_nor_its_fallback() {
+    let story = |class: &str, title: &str, by: &str, body: &str| {
+        format!(
+            "<article class={class}><h1>{title}</h1><div class=by>{by}</div>\
+             <div class=body>{body}</div></article>"
+        )
+    };
+    let next = |title: &str, n: usize| {
+        let body: String = (0..8)
+            .map(|p| {
+                format!(
+                    "<p>{title} paragraph {p}: the harbour authority said on Tuesday that the \
+                     work on the northern channel will begin in the autumn, two years late.</p>"
+                )
+            })
+            .collect();
+        story("story", title, &format!("By Sam Porter, March {n}"), &body)
+    };
+    let page = |opened: &str| {
+        format!(
+            "<html><head><title>River floods the old town | Valley Times</title></head><body>\
+             {NAV}<div class=feed>{opened}{}{}</div><footer>Copyright</footer></body></html>",
+            next("Dredging delayed until autumn", 2),
+            next("Mayor resigns after audit", 3),
+        )
+    };
+    let prose = story(
+        "story",
+        "River floods the old town",
+        "By Ann Lee, March 1",
+        &paragraphs(0..3),
+    );
+    let (p, x) = run(&page(&prose));
+    let kept_prose = kept(&p, &x);
+    assert!(has(&kept_prose, "Paragraph 2 of"), "{kept_prose:#?}");
+    assert!(
+        !has(&kept_prose, "paragraph 0: the harbour"),
+        "{kept_prose:#?}"
+    );
+    let video = "<article class=clip><h1>River floods the old town</h1><div class=by>By Ann Lee, \
+                 March 1</div><video src=/v.mp4></video><p>Water rose overnight.</p></article>";
+    let (p, x) = run(&page(video));
+    let kept_video = kept(&p, &x);
+    assert!(
+        has(&kept_video, "River floods the old town"),
+        "{kept_video:#?}"
+    );
+    assert!(
+        !has(&kept_video, "paragraph 0: the harbour"),
+        "{kept_video:#?}"
+    );
+    // With one next story, no box holds both: nothing stands out, and the page falls back.
+    let one_next = format!(
+        "<html><head><title>River floods the old town | Valley Times</title></head><body>\
+         {NAV}<div class=feed>{video}{}</div><footer>Copyright</footer></body></html>",
+        next("Dredging delayed until autumn", 2),
+    );
+    let (p, x) = run(&one_next);
+    let kept_one = kept(&p, &x);
+    assert!(has(&kept_one, "River floods the old town"), "{kept_one:#?}");
+    assert!(!has(&kept_one, "paragraph 0: the harbour"), "{kept_one:#?}");
+    let why = reason_of(&p, &x, "paragraph 0: the harbour").unwrap_or_default();
+    assert!(why.contains("another story"), "{why}");
+}
+
+/// Where the heading that reads as the title stands in a band of its own, outside any
+/// `<article>`, the `<article>` right under it is the body it opens, whatever heading opens
+/// that (a section's name as the title, the story's own headline in the body; a static site's
+/// post whose Markdown opens with `# Background`).
+#[test]
+fn the_body_under_a_headline_in_a_band_of_its_own_is_the_article() {
+    let banner = format!(
+        "<html><head><title>Press releases | City of Valley</title></head><body>{NAV}\
+         <div class=page-banner><h2>Press releases</h2></div><div id=content><article>\
+         <h1>Council votes to fund the new river crossing</h1><p>March 3, 2024</p>{}</article>\
+         </div></body></html>",
+        paragraphs(0..4),
+    );
+    let post = format!(
+        "<html><head><title>Migrating our cluster to Kubernetes</title></head><body>{NAV}\
+         <div class=post-header><h1>Migrating our cluster to Kubernetes</h1><div>March 3, 2024\
+         </div></div><article class=post-content><h1>Background</h1>{}<h2>The plan</h2>{}\
+         </article></body></html>",
+        paragraphs(0..2),
+        paragraphs(2..4),
+    );
+    for html in [banner, post] {
+        let (page, x) = run(&html);
+        let kept = kept(&page, &x);
+        assert!(has(&kept, "Paragraph 0 of"), "{kept:#?}");
+        assert!(has(&kept, "Paragraph 3 of"), "{kept:#?}");
+    }
 }
