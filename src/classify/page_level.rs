@@ -1567,12 +1567,12 @@ const STORY_OPENING_BLOCKS: usize = 12;
 /// that does not hold the headline (block `headline`, the heading that reads as the page's
 /// title), begins after [`STORY_TEXT_BEFORE_WORDS`] words of the opened story's own text (or
 /// anywhere, when the headline stands in an `<article>` of its own), and opens with a title of
-/// its own: before any prose of its own, a heading of the headline's rank
-/// or higher that does not read as the page's title. A site that loads its next story below the
-/// one a reader opened prints it so, and the next story holds as much prose as the first. An
-/// article's sections, a thread's replies and a list's teasers open with lower headings than
-/// the page's title, or with none; the body right under a headline printed in a band of its own
-/// is the opened story, whatever heading opens it.
+/// its own: before any prose of its own, a heading of the headline's rank or higher that does
+/// not read as the page's title. A site that loads its next story below the one a reader
+/// opened prints it so, and the next story holds as much prose as the first. An article's
+/// sections, a thread's replies and a list's teasers open with lower headings than the page's
+/// title, or with none; the body right under a headline printed in a band of its own is the
+/// opened story, whatever heading opens it.
 fn other_stories(
     page: &Page,
     stats: &Stats,
@@ -1592,20 +1592,13 @@ fn other_stories(
         .filter(|&n| dom.is_html(n, &local_name!("article")) && stats.get(n).pre != u32::MAX)
         .collect();
     articles.sort_unstable_by_key(|&n| stats.get(n).pre);
-    // Words of the opened story's own text from the headline on: per block, those of the lines
-    // before it that are neither mostly links nor an author's or date line.
-    let mut own_words = Vec::with_capacity(page.blocks.len() + 1);
-    let mut running = 0u32;
-    own_words.push(running);
-    for (index, block) in page.blocks.iter().enumerate() {
-        if index > headline && block.link_density() < 0.5 && !stats::looks_like_byline(block) {
-            running += block.words;
-        }
-        own_words.push(running);
-    }
     let headline_in_article = dom
         .ancestors(title.node)
         .any(|n| dom.is_html(n, &local_name!("article")));
+    // Words of the opened story's own text from the headline on (lines neither mostly links nor
+    // an author's or date line), counted up to block `counted` as the stories, in document
+    // order, ask: only a page with a titled `<article>` besides the headline's reads its lines.
+    let (mut counted, mut own_words) = (headline + 1, 0u32);
     let mut stories: Vec<NodeId> = Vec::new();
     for node in articles {
         if stats.contains(node, title.node)
@@ -1614,18 +1607,6 @@ fn other_stories(
             continue;
         }
         let a = stats.get(node);
-        // Where the headline stands in an `<article>` of its own, every other one is another
-        // story. Elsewhere a story comes after the opened one's own text: an `<article>` right
-        // under the headline, nothing of the story's between them, is the body the headline
-        // opens (a site's title printed in a band above an `<article>` headed by another
-        // heading).
-        let start = a.first_block as usize;
-        if !headline_in_article
-            && (start <= headline
-                || own_words.get(start).copied().unwrap_or(running) < STORY_TEXT_BEFORE_WORDS)
-        {
-            continue;
-        }
         // Bounded, so that a hostile page of nested untitled articles costs little.
         let opening = (a.first_block..a.end_block)
             .take(STORY_OPENING_BLOCKS)
@@ -1639,9 +1620,27 @@ fn other_stories(
             matches!(page.blocks[i].kind, BlockKind::Heading(r) if r <= rank)
                 && !reads_as_title(page, facts, i)
         });
-        if titled {
-            stories.push(node);
+        if !titled {
+            continue;
         }
+        // Where the headline stands in an `<article>` of its own, every other one is another
+        // story. Elsewhere a story comes after the opened one's own text: an `<article>` right
+        // under the headline, nothing of the story's between them, is the body the headline
+        // opens (a site's title printed in a band above an `<article>` headed by another
+        // heading).
+        if !headline_in_article {
+            let start = a.first_block as usize;
+            for block in page.blocks.get(counted..start).into_iter().flatten() {
+                if block.link_density() < 0.5 && !stats::looks_like_byline(block) {
+                    own_words += block.words;
+                }
+            }
+            counted = counted.max(start);
+            if start <= headline || own_words < STORY_TEXT_BEFORE_WORDS {
+                continue;
+            }
+        }
+        stories.push(node);
     }
     stories
 }
