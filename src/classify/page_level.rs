@@ -1318,7 +1318,10 @@ fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExt
                 }
                 // Nor is the next story a site loads below the opened one.
                 Some(Standing::OtherStory) => {
-                    return page_label(Verdict::Boilerplate, select::OTHER_STORY.into());
+                    return page_label(
+                        Verdict::Boilerplate,
+                        "fallback: long text in another story".into(),
+                    );
                 }
                 // A box laid over the page is never its text, even when the page has none of
                 // its own: an empty pane says more than a cookie notice.

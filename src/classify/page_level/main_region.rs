@@ -218,7 +218,7 @@ impl<'d> SetApart<'d> {
             2 => Some("main region: navigation or page furniture inside it"),
             3 => Some("main region: a comment inside it"),
             4 => Some("main region: a box named for what stands around an article"),
-            5 => Some(super::select::OTHER_STORY),
+            5 => Some("main region: another story inside it"),
             _ => None,
         }
     }

@@ -818,9 +818,8 @@ pub(super) fn apart_before_the_headline(
         .is_none_or(|s| is_page_wrapper(dom, s) || wraps_the_page(stats, total_blocks, s))
 }
 
-/// Why a block goes that stands in another story than the headline's (see
-/// [`super::other_stories`]), outside the chosen container or inside a region a later step
-/// widened to.
+/// Why a block outside the chosen container goes that stands in another story than the
+/// headline's (see [`super::other_stories`]).
 pub(super) const OTHER_STORY: &str =
     "outside main container: in another story, which opens with a title of its own";
 

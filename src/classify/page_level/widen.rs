@@ -480,7 +480,7 @@ pub(super) fn keep(
                 3 => return Pick::Drop("widened: a box named for what stands around an article"),
                 4 => return Pick::Drop("widened: a box laid over the page inside the region"),
                 5 => return Pick::Drop("widened: a box asking for an email address"),
-                6 => return Pick::Drop(super::select::OTHER_STORY),
+                6 => return Pick::Drop("widened: another story inside the region"),
                 _ => {}
             }
             if first.get(index).is_some_and(super::in_comment_section) {
