@@ -1422,7 +1422,7 @@ impl Standing {
                 Standing::Consent
             } else if facts.is_overlay(stats, total_blocks, n) {
                 Standing::Overlay
-            } else if facts.is_other_story(n) {
+            } else if facts.is_other_story(stats, n) {
                 Standing::OtherStory
             } else if wrapper {
                 Standing::Page

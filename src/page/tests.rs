@@ -6,6 +6,14 @@ fn page(html: &str) -> Page {
     page_from_html(html, None)
 }
 
+/// The `id`s of `nodes` of `page`, in their order (a node without one left out).
+fn ids_of<'p>(page: &'p Page, nodes: &[crate::dom::NodeId]) -> Vec<&'p str> {
+    nodes
+        .iter()
+        .filter_map(|&n| page.dom.attr(n, "id"))
+        .collect()
+}
+
 fn texts(page: &Page) -> Vec<&str> {
     page.blocks.iter().map(|b| b.text.as_str()).collect()
 }
@@ -87,12 +95,7 @@ fn the_pages_modal_dialogs_are_declared() {
          <div id=h role=dialog><h1>The story</h1><p>Text</p></div>\
          <div id=k role=region>Banner</div><p>Text</p></body></html>",
     );
-    let ids: Vec<&str> = p
-        .declared
-        .dialogs
-        .iter()
-        .filter_map(|&n| p.dom.attr(n, "id"))
-        .collect();
+    let ids = ids_of(&p, &p.declared.dialogs);
     assert_eq!(ids, ["a", "b", "c", "d"]);
 }
 
@@ -105,12 +108,7 @@ fn the_pages_email_fields_are_declared() {
          <input id=c type=' EMAIL '></form><div hidden><input id=d type=email></div>\
          <div style='display:none'><input id=e type=email></div></body>",
     );
-    let ids: Vec<&str> = p
-        .declared
-        .email_fields
-        .iter()
-        .filter_map(|&n| p.dom.attr(n, "id"))
-        .collect();
+    let ids = ids_of(&p, &p.declared.email_fields);
     assert_eq!(ids, ["a", "c"]);
 }
 
@@ -129,12 +127,7 @@ fn a_text_field_named_for_an_email_address_is_declared() {
          name=is_email_verified><input id=k name=recipientEmail><input id=l type=string \
          name=yourEmail><input id=m name=loginemail></form></body>",
     );
-    let ids: Vec<&str> = p
-        .declared
-        .email_fields
-        .iter()
-        .filter_map(|&n| p.dom.attr(n, "id"))
-        .collect();
+    let ids = ids_of(&p, &p.declared.email_fields);
     assert_eq!(ids, ["a", "subscribe-e-mail", "c", "l", "m"]);
 }
 
@@ -1082,12 +1075,7 @@ fn the_boxes_a_page_lays_over_itself_are_noted() {
          <div id=m style='background-position: fixed; position: fixed; position: static'>m</div>\
          <p>Text</p></body></html>",
     );
-    let ids: Vec<&str> = p
-        .declared
-        .overlays
-        .iter()
-        .filter_map(|&n| p.dom.attr(n, "id"))
-        .collect();
+    let ids = ids_of(&p, &p.declared.overlays);
     assert_eq!(ids, ["a", "inner", "b", "c", "h"]);
     assert_eq!(p.declared.overlays.len(), 5);
 }

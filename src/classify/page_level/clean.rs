@@ -696,7 +696,7 @@ fn removal_reason(
     // Another story than the headline's (the next one a site loads below it) goes at any size:
     // its scores were damped, but a box holding the article's own paragraphs beside it may be
     // chosen, and the story comes with it.
-    if facts.is_other_story(id) {
+    if facts.is_other_story(stats, id) {
         return Some("removed: another story, which opens with a title of its own".into());
     }
     // A box laid over the page, or asking for an email address, goes at any size: the article

@@ -52,13 +52,7 @@ pub(super) fn in_list_leading_to_documents(
     id: NodeId,
 ) -> bool {
     let dom = &page.dom;
-    let list = std::iter::once(id)
-        .chain(dom.ancestors(id))
-        .take(ITEM_DEPTH + 1)
-        .find(|&n| dom.is_html(n, &local_name!("li")))
-        .and_then(|item| dom.parent(item))
-        .filter(|&parent| is_list(dom, parent));
-    let asked = list.unwrap_or(id);
+    let asked = list_of(dom, id).unwrap_or(id);
     if let Some(&known) = cache.documents.get(&asked) {
         return known;
     }
@@ -152,18 +146,21 @@ pub(super) fn in_list_leading_elsewhere(
     cache: &mut ElsewhereCache,
     id: NodeId,
 ) -> bool {
-    let dom = &page.dom;
-    let list = if is_list(dom, id) {
-        Some(id)
-    } else {
-        std::iter::once(id)
-            .chain(dom.ancestors(id))
-            .take(ITEM_DEPTH + 1)
-            .find(|&n| dom.is_html(n, &local_name!("li")))
-            .and_then(|item| dom.parent(item))
-            .filter(|&parent| is_list(dom, parent))
-    };
-    list.is_some_and(|list| leads_elsewhere(page, stats, cache, list))
+    list_of(&page.dom, id).is_some_and(|list| leads_elsewhere(page, stats, cache, list))
+}
+
+/// The list `id` is, or whose line it is: the list around a list item, or around a node up to
+/// [`ITEM_DEPTH`] levels inside one.
+fn list_of(dom: &Dom, id: NodeId) -> Option<NodeId> {
+    if is_list(dom, id) {
+        return Some(id);
+    }
+    std::iter::once(id)
+        .chain(dom.ancestors(id))
+        .take(ITEM_DEPTH + 1)
+        .find(|&n| dom.is_html(n, &local_name!("li")))
+        .and_then(|item| dom.parent(item))
+        .filter(|&parent| is_list(dom, parent))
 }
 
 /// True when `list` (a `<ul>` or `<ol>`) leads elsewhere: every item holds a link, the items

@@ -204,7 +204,7 @@ impl<'d> SetApart<'d> {
         let mark = ancestor_mark(dom, &mut self.cache, id, self.region, |n| {
             if is_furniture_element(dom, n) {
                 2
-            } else if facts.is_other_story(n) {
+            } else if facts.is_other_story(self.stats, n) {
                 5
             } else if names_comment(facts, n) {
                 3

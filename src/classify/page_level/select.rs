@@ -68,8 +68,6 @@ pub(super) struct NodeFacts<'a> {
     /// The page's other stories, in document order, none inside another (see
     /// [`super::other_stories`]); empty until the headline is found.
     other_stories: Vec<NodeId>,
-    /// The same, sorted by id: every step asks of each box whether it is one.
-    other_story_ids: Vec<NodeId>,
 }
 
 /// What a page may declare itself in its structured data, as [`NodeFacts`] keeps the answers.
@@ -98,32 +96,33 @@ impl<'a> NodeFacts<'a> {
             declared: [None; 3],
             elsewhere: Default::default(),
             other_stories: Vec::new(),
-            other_story_ids: Vec::new(),
         }
     }
 
     /// Notes the page's other stories (see [`super::other_stories`]), in document order.
     pub fn set_other_stories(&mut self, stories: Vec<NodeId>) {
-        let mut ids = stories.clone();
-        ids.sort_unstable();
-        self.other_story_ids = ids;
         self.other_stories = stories;
     }
 
     /// True when `id` is one of the page's other stories.
-    pub fn is_other_story(&self, id: NodeId) -> bool {
-        self.other_story_ids.binary_search(&id).is_ok()
+    pub fn is_other_story(&self, stats: &Stats, id: NodeId) -> bool {
+        self.last_story_from(stats, id) == Some(id)
     }
 
     /// True when `id` stands in one of the page's other stories (itself one included).
     pub fn in_other_story(&self, stats: &Stats, id: NodeId) -> bool {
-        // The stories are disjoint and in document order: the one that could hold `id` is the
-        // last to open before it.
+        self.last_story_from(stats, id)
+            .is_some_and(|story| stats.contains(story, id))
+    }
+
+    /// The last of the page's other stories to open at `id` or before it: the only one that
+    /// could be `id` or hold it, the stories being disjoint and in document order.
+    fn last_story_from(&self, stats: &Stats, id: NodeId) -> Option<NodeId> {
         let pre = stats.get(id).pre;
         let after = self
             .other_stories
             .partition_point(|&story| stats.get(story).pre <= pre);
-        after > 0 && stats.contains(self.other_stories[after - 1], id)
+        after.checked_sub(1).map(|last| self.other_stories[last])
     }
 
     /// The facts of `page`'s DOM, with what the page declares of its layout (the boxes it lays

@@ -147,7 +147,7 @@ fn prose_per_node(
             if is_furniture_element(dom, n)
                 || facts.is_overlay(stats, footer_place.total_blocks, n)
                 || facts.is_sign_up(n)
-                || facts.is_other_story(n)
+                || facts.is_other_story(stats, n)
             {
                 2
             } else if names_the_page_footer(stats, facts, &footer_place, n) {
@@ -470,7 +470,7 @@ pub(super) fn keep(
                     4
                 } else if facts.is_sign_up(n) {
                     5
-                } else if facts.is_other_story(n) {
+                } else if facts.is_other_story(stats, n) {
                     6
                 } else {
                     1
