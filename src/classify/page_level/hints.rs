@@ -309,28 +309,45 @@ fn first_stem_in(
 /// What one attribute value says: (positive word found, negative word found).
 /// Negative words in `skip` are passed over: the next one the value holds counts instead
 /// (`elementor-widget-share-buttons` is a share bar on a page whose every box is a widget).
+/// A name that says what the box holds (see [`names_what_it_holds`]) says nothing of either.
 fn attr_words(value: &str, skip: &[&'static str]) -> (bool, Option<&'static str>) {
     let mut positive = false;
     let mut negative = None;
-    for_each_name_token(value, |t| {
-        let have = letters(t);
-        if negative.is_none() {
-            negative = first_stem_in(t, have, NEGATIVE_STEMS, &NEGATIVE_MASKS)
-                .or_else(|| {
-                    NEGATIVE_TOKENS
-                        .iter()
-                        .find(|s| t == **s || (**s == "nav" && t.starts_with("nav")))
-                        .copied()
-                })
-                .filter(|word| !skip.contains(word));
-        }
-        if !positive {
-            // `tbody`-like tokens are no evidence; `body` is when it stands for the article's.
-            positive =
-                first_stem_in(t, have, POSITIVE_STEMS, &POSITIVE_MASKS).is_some() && t != "tbody";
-        }
+    let names = value
+        .split_ascii_whitespace()
+        .filter(|name| !names_what_it_holds(name));
+    names.for_each(|name| {
+        for_each_name_token(name, |t| {
+            let have = letters(t);
+            if negative.is_none() {
+                negative = first_stem_in(t, have, NEGATIVE_STEMS, &NEGATIVE_MASKS)
+                    .or_else(|| {
+                        NEGATIVE_TOKENS
+                            .iter()
+                            .find(|s| t == **s || (**s == "nav" && t.starts_with("nav")))
+                            .copied()
+                    })
+                    .filter(|word| !skip.contains(word));
+            }
+            if !positive {
+                // `tbody`-like tokens are no evidence; `body` is when it stands for the article's.
+                positive = first_stem_in(t, have, POSITIVE_STEMS, &POSITIVE_MASKS).is_some()
+                    && t != "tbody";
+            }
+        })
     });
     (positive, negative)
+}
+
+/// True when a class name says what its box holds rather than what it is: `has-side-banner`
+/// is a row with a banner beside its product list, `has-sidebar` (or `hasSidebar`) a layout
+/// with a sidebar, WordPress's `has-post-thumbnail` a post with a picture. The box is none of
+/// these, and the words are no hint of what it is.
+fn names_what_it_holds(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    bytes.len() > 4
+        && bytes[..3].eq_ignore_ascii_case(b"has")
+        && (matches!(bytes[3], b'-' | b'_') || bytes[3].is_ascii_uppercase())
 }
 
 /// The negative word a page builder also gives every module it lays out (Elementor's
@@ -588,6 +605,26 @@ mod tests {
                 "{word} is no negative word"
             );
         }
+    }
+
+    /// A name that says what a box holds is no hint of what the box is; the same words as the
+    /// box's own name are.
+    #[test]
+    fn a_name_of_what_a_box_holds_is_no_hint() {
+        for value in [
+            "row has-side-banner",
+            "layout hasSidebar",
+            "has_comments wrap",
+        ] {
+            assert_eq!(attr_words(value, &[]), (false, None), "{value}");
+        }
+        assert_eq!(attr_words("side-banner", &[]), (false, Some("banner")));
+        assert_eq!(attr_words("sidebar", &[]), (false, Some("sidebar")));
+        assert_eq!(attr_words("has-post-thumbnail", &[]), (false, None));
+        assert_eq!(attr_words("post has-post-thumbnail", &[]), (true, None));
+        // Words that merely begin with the letters are names of what the box is.
+        assert_eq!(attr_words("hashtag-bar share", &[]), (false, Some("share")));
+        assert_eq!(attr_words("hasbro-footer", &[]), (false, Some("footer")));
     }
 
     /// The letter masks only skip searches that could not succeed: the stem found is the one a
