@@ -259,9 +259,10 @@ fn follow_declared_body(
 /// When the page has no article (little prose kept, no container at all, or the container is
 /// one card among many) but a grid of alike items holds more text than was kept, keeps the
 /// grid (see [`grid`]); beside an article, a grid four times its words (a grid of lists of
-/// links, by its words outside links), or one the article links into by a fragment (see
-/// [`grid::find_pointed_to`]). A page's largest grid set apart before its headline is its menus,
-/// and the first choice stands. On a section front of teasers (`teaser_front`, see
+/// links, by its words outside links), one the article links into by a fragment (see
+/// [`grid::find_pointed_to`]), or one under the headline when the kept text is questions and
+/// answers printed after it (see [`listing_above_faq`]). A page's largest grid set apart before
+/// its headline is its menus, and the first choice stands. On a section front of teasers (`teaser_front`, see
 /// [`is_teaser_verdict`]), only a grid printed before the teasers and holding none of them is
 /// kept: the list a related-stories box was printed after. What side sections keep (see
 /// [`side_sections`]) weighs nothing against a grid printed before them.
@@ -327,21 +328,25 @@ fn grid_if_no_article(
         2
     };
     // Beside an article, a grid the article points into ("Skip to search results") is part of
-    // the page's content at any size: the page says so itself.
-    let (grid, pointed) = match grid::find_ending_by(
+    // the page's content at any size: the page says so itself. So is one the page prints under
+    // its headline, above the questions and answers that were kept (see [`listing_above_faq`]).
+    let (grid, found) = match grid::find_ending_by(
         page,
         stats,
         facts,
         kept_words.saturating_mul(factor),
         first_side,
     ) {
-        Some(grid) => (grid, false),
-        None => match has_article
-            .then(|| grid::find_pointed_to(page, stats, facts, &first.containers, kept_words))
-            .flatten()
-        {
-            Some(grid) => (grid, true),
-            None => return first,
+        Some(grid) => (grid, GridFound::BySize),
+        None if !has_article => return first,
+        None => match grid::find_pointed_to(page, stats, facts, &first.containers, kept_words) {
+            Some(grid) => (grid, GridFound::PointedTo),
+            None => {
+                match listing_above_faq(page, stats, facts, &first.containers, &mut headline_at) {
+                    Some(grid) => (grid, GridFound::AboveTheFaq),
+                    None => return first,
+                }
+            }
         },
     };
     // A section front had its teasers judged already: a grid holding any of them (its list of
@@ -359,7 +364,7 @@ fn grid_if_no_article(
         }
     }
     if has_article
-        && !pointed
+        && found == GridFound::BySize
         && grid.items_are_lists_of_links(&page.dom, stats)
         && grid.own_words(stats) < kept_words.saturating_mul(factor)
     {
@@ -376,11 +381,13 @@ fn grid_if_no_article(
     }
     // A page that calls itself an article has one (also when nothing stood out on it but the
     // fallback kept an article's worth), and a grid of entries without a linked title each
-    // (comments: a name, a date, prose) is a thread under it, however long.
-    if article_worth && facts.declares_article(page)
-        || has_article
-            && (!grid::is_list_of_entries(stats, &grid.items, grid.words)
-                || grid::holds_any(stats, &grid, page, &first.labels, in_comment_section))
+    // (comments: a name, a date, prose) is a thread under it, however long. A grid above the
+    // kept questions and answers is none of these: no thread stands above what it answers.
+    if found != GridFound::AboveTheFaq
+        && (article_worth && facts.declares_article(page)
+            || has_article
+                && (!grid::is_list_of_entries(stats, &grid.items, grid.words)
+                    || grid::holds_any(stats, &grid, page, &first.labels, in_comment_section)))
     {
         return first;
     }
@@ -395,10 +402,10 @@ fn grid_if_no_article(
             "chosen container"
         },
         kept_words,
-        if pointed {
-            " and links to the grid"
-        } else {
-            ""
+        match found {
+            GridFound::BySize => "",
+            GridFound::PointedTo => " and links to the grid",
+            GridFound::AboveTheFaq => ", questions and answers printed after the grid",
         }
     );
     let headline = headline(page, stats, facts, &[grid.parent]);
@@ -653,6 +660,84 @@ fn relabel(
 /// How many times the words of the kept text a grid must hold for the kept text to be the
 /// grid's introduction rather than an article with related stories below it.
 const GRID_OVER_INTRO: u32 = 4;
+
+/// How [`grid_if_no_article`] found the grid it weighs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GridFound {
+    /// The largest grid of the page, holding more words than the kept text by the step's factor.
+    BySize,
+    /// A grid the kept text points into by a fragment link (see [`grid::find_pointed_to`]).
+    PointedTo,
+    /// A grid under the page's headline, above the questions and answers that were kept (see
+    /// [`listing_above_faq`]).
+    AboveTheFaq,
+}
+
+/// Fewest questions that make the kept text a page's questions and answers (see
+/// [`reads_as_faq`]): one or two are an article asking its reader.
+const FAQ_QUESTIONS: usize = 3;
+
+/// Longest line, in words, that is read as a question of questions and answers.
+const FAQ_QUESTION_WORDS: u32 = 25;
+
+/// Lines of ten words or more (answers, paragraphs) a text of questions and answers holds at
+/// most per question: an answer may run to two or three paragraphs; an article that asks its
+/// reader a few questions has many more.
+const FAQ_LINES_PER_QUESTION: usize = 3;
+
+/// Fewest words that make a line of the kept text count against its questions.
+const FAQ_ANSWER_WORDS: u32 = 10;
+
+/// True when `container` holds questions and answers (FAQ): at least [`FAQ_QUESTIONS`] short
+/// lines with no link that end in a question mark (in any script's form of it), and no more
+/// than [`FAQ_LINES_PER_QUESTION`] longer lines per question besides.
+fn reads_as_faq(page: &Page, stats: &Stats, container: NodeId) -> bool {
+    let asks = |b: &Block| {
+        b.words <= FAQ_QUESTION_WORDS
+            && b.link_words == 0
+            && b.text.trim_end().ends_with(['?', '？', '؟'])
+    };
+    let blocks = stats.blocks_of(page, container);
+    let questions = blocks.iter().filter(|b| asks(b)).count();
+    let answers = blocks
+        .iter()
+        .filter(|b| b.words >= FAQ_ANSWER_WORDS && !asks(b))
+        .count();
+    questions >= FAQ_QUESTIONS && answers <= questions * FAQ_LINES_PER_QUESTION
+}
+
+/// The page's largest grid between its headline and the kept text, when that text is questions
+/// and answers (see [`reads_as_faq`]) and the grid stands in one region with it: a shop's
+/// category or a service's directory prints its items under its title and its FAQ at the foot
+/// (written for search engines, often declared as `FAQPage`), and the longest prose of the page
+/// is that FAQ. The grid is what the page lists; the FAQ is kept beside it. Both the kept text's
+/// headline and the first heading that reads as the title must stand before the grid: a strip of
+/// stories printed above an article's own headline is no listing, and a site's name in its
+/// banner, read as the title, heads nothing.
+fn listing_above_faq(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    containers: &[NodeId],
+    headline_at: &mut Option<Option<usize>>,
+) -> Option<grid::Grid> {
+    let &container = containers.first()?;
+    if !reads_as_faq(page, stats, container) {
+        return None;
+    }
+    let start = first_block_of(stats, containers);
+    let grid = grid::find_ending_by(page, stats, facts, 0, Some(start))?;
+    let dom = &page.dom;
+    let region = std::iter::successors(Some(grid.parent), |&n| dom.parent(n))
+        .find(|&n| stats.contains(n, container))?;
+    if select::is_page_wrapper(dom, region) {
+        return None;
+    }
+    let grid_start = stats.get(*grid.items.first()?).first_block as usize;
+    let titled = (*headline_at.get_or_insert_with(|| titled_heading(page, facts)))?;
+    let own = headline(page, stats, facts, containers)?;
+    (titled.max(own) < grid_start).then_some(grid)
+}
 
 /// True when `extraction`, as the container's choice left it, found a section front of teasers:
 /// the verdict labels every block, so the first says so. (Later steps relabel some blocks, and

@@ -1736,6 +1736,115 @@ fn a_grid_the_article_links_into_is_the_pages_content() {
     }
 }
 
+/// A shop's category of graphics cards: its headline, then `between` (the grid, in the first
+/// layouts), then its questions and answers, each answer `answer(n)`; `above` stands before the
+/// headline.
+fn category_with_faq(above: &str, between: &str, answer: impl Fn(usize) -> String) -> String {
+    let faq: String = (1..=4)
+        .map(|n| format!("<h3>{}</h3><p>{}</p>", faq_question(n), answer(n)))
+        .collect();
+    format!(
+        "<html><head><title>Graphics cards | Example Shop</title></head><body><nav>{NAV}</nav>\
+         <main>{above}<h1>Graphics cards</h1>{between}\
+         <section class=faq><h2>Frequently asked questions</h2>{faq}</section></main>\
+         <footer><p>Prices include tax.</p></footer></body></html>"
+    )
+}
+
+/// The `n`th question of [`category_with_faq`].
+fn faq_question(n: usize) -> String {
+    format!("How much memory does card model {n} need for games?")
+}
+
+/// An answer of [`category_with_faq`]'s questions: prose of its own.
+fn faq_answer(n: usize) -> String {
+    format!(
+        "For answer {n}, most games at high resolution fill eight to twelve gigabytes, so a card \
+         with sixteen leaves room for textures, mods and the next few years of releases, while \
+         older titles run well on less."
+    )
+}
+
+/// Eight product cards of a category's grid.
+fn graphics_cards() -> String {
+    let cards: String = (1..=8)
+        .map(|n| {
+            format!(
+                "<div class=card><a href=/p/{n}>Graphics card model {n} with sixteen \
+                 gigabytes</a><p>Three fans, boost clock two point six</p><p>$4{n}9.99</p></div>"
+            )
+        })
+        .collect();
+    format!("<div class=products>{cards}</div>")
+}
+
+#[test]
+fn a_listing_under_its_headline_is_kept_above_its_faq() {
+    let (page, x) = run(&category_with_faq("", &graphics_cards(), faq_answer));
+    let k = kept(&page, &x);
+    for n in [1, 8] {
+        assert!(has(&k, &format!("Graphics card model {n} with")), "{k:#?}");
+    }
+    assert!(has(&k, "$419.99"), "{k:#?}");
+    // The questions and answers stay beside the grid.
+    assert!(has(&k, &faq_question(2)), "{k:#?}");
+    assert!(has(&k, "For answer 4, most games"), "{k:#?}");
+    assert!(!has(&k, "Prices include tax"), "{k:#?}");
+    let why = reason_of(&page, &x, "Graphics card model 3 with").unwrap_or_default();
+    assert!(
+        why.contains("questions and answers printed after the grid"),
+        "{why}"
+    );
+    // A service's directory: groups of links under headings of their own, no linked title
+    // each (no comments: none stands above what it answers).
+    let groups: String = (1..=6)
+        .map(|g| {
+            let links: String = (1..=4)
+                .map(|n| format!("<li><a href=/s/{g}/{n}>Service {g}x{n}</a></li>"))
+                .collect();
+            format!("<div class=group><h3>Group of services {g}</h3><ul>{links}</ul></div>")
+        })
+        .collect();
+    let (page, x) = run(&category_with_faq(
+        "",
+        &format!("<div>{groups}</div>"),
+        faq_answer,
+    ));
+    let k = kept(&page, &x);
+    assert!(has(&k, "Group of services 6"), "{k:#?}");
+    assert!(has(&k, "Service 1x1"), "{k:#?}");
+    assert!(has(&k, "For answer 4, most games"), "{k:#?}");
+}
+
+#[test]
+fn a_grid_above_the_headline_or_above_prose_is_not_the_pages_listing() {
+    // Printed above the headline, the cards are a strip of offers, not what the page lists.
+    let (page, x) = run(&category_with_faq(&graphics_cards(), "", faq_answer));
+    let k = kept(&page, &x);
+    assert!(has(&k, "For answer 4, most games"), "{k:#?}");
+    assert!(!has(&k, "Graphics card model 1 with"), "{k:#?}");
+    // Under the headline, above prose, the cards are the products an article names, and too
+    // few beside it to be its grid: an article whose subheadings ask (each over paragraphs)...
+    let article = |n: usize| {
+        (0..4)
+            .map(|i| prose_text(n * 10 + i))
+            .collect::<Vec<_>>()
+            .join("</p><p>")
+    };
+    let (page, x) = run(&category_with_faq("", &graphics_cards(), article));
+    let k = kept(&page, &x);
+    assert!(has(&k, "Paragraph 43 of the article"), "{k:#?}");
+    assert!(!has(&k, "Graphics card model 1 with"), "{k:#?}");
+    // ... or one that asks its reader a question or two.
+    let html = category_with_faq("", &graphics_cards(), faq_answer)
+        .replace(&faq_question(3), "Memory for card model 3")
+        .replace(&faq_question(4), "Memory for card model 4");
+    let (page, x) = run(&html);
+    let k = kept(&page, &x);
+    assert!(has(&k, "For answer 4, most games"), "{k:#?}");
+    assert!(!has(&k, "Graphics card model 1 with"), "{k:#?}");
+}
+
 /// A reference page that prints its headline and first paragraphs in a header box and the body in
 /// a box beside it, as MDN does.
 fn opening_page(opening: &str) -> String {
