@@ -313,10 +313,7 @@ fn first_stem_in(
 fn attr_words(value: &str, skip: &[&'static str]) -> (bool, Option<&'static str>) {
     let mut positive = false;
     let mut negative = None;
-    let names = value
-        .split_ascii_whitespace()
-        .filter(|name| !names_what_it_holds(name));
-    names.for_each(|name| {
+    let mut read = |name: &str| {
         for_each_name_token(name, |t| {
             let have = letters(t);
             if negative.is_none() {
@@ -335,7 +332,20 @@ fn attr_words(value: &str, skip: &[&'static str]) -> (bool, Option<&'static str>
                     && t != "tbody";
             }
         })
-    });
+    };
+    // Most values hold no name of what a box holds, and are read whole in one pass.
+    if value
+        .as_bytes()
+        .windows(3)
+        .any(|w| w.eq_ignore_ascii_case(b"has"))
+    {
+        value
+            .split_ascii_whitespace()
+            .filter(|name| !names_what_it_holds(name))
+            .for_each(read);
+    } else {
+        read(value);
+    }
     (positive, negative)
 }
 
