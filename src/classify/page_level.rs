@@ -341,12 +341,10 @@ fn grid_if_no_article(
         None if !has_article => return first,
         None => match grid::find_pointed_to(page, stats, facts, &first.containers, kept_words) {
             Some(grid) => (grid, GridFound::PointedTo),
-            None => {
-                match listing_above_faq(page, stats, facts, &first.containers, &mut headline_at) {
-                    Some(grid) => (grid, GridFound::AboveTheFaq),
-                    None => return first,
-                }
-            }
+            None => match listing_above_faq(page, stats, facts, &first, &mut headline_at) {
+                Some(grid) => (grid, GridFound::AboveTheFaq),
+                None => return first,
+            },
         },
     };
     // A section front had its teasers judged already: a grid holding any of them (its list of
@@ -374,7 +372,7 @@ fn grid_if_no_article(
     // mega menu's columns of links), as a container there would be. Being the page's largest
     // grid, it says the page's own grids are no larger than menus: a smaller one after the
     // headline is as often the footer's columns of links, and the first choice stands.
-    if (*headline_at.get_or_insert_with(|| titled_heading(page, facts)))
+    if titled_heading_once(page, facts, &mut headline_at)
         .is_some_and(|h| select::apart_before_the_headline(page, stats, grid.parent, h))
     {
         return first;
@@ -451,10 +449,18 @@ fn grid_if_no_article(
             }
         }
     }
-    ArticleExtraction {
-        labels,
-        containers: vec![grid.parent],
-    }
+    // Above the questions and answers kept, the grid and the FAQ's boxes hold the page's text
+    // together: the box a site's pages are compared on is the one around both, not the grid's
+    // alone (were an explainer's strip ever taken for a listing, the site's next articles would
+    // be looked for in it).
+    let containers = if found == GridFound::AboveTheFaq {
+        std::iter::once(grid.parent)
+            .chain(first.containers)
+            .collect()
+    } else {
+        vec![grid.parent]
+    };
+    ArticleExtraction { labels, containers }
 }
 
 /// Why the page is a discussion, if it is one (see [`DECLARED_DISCUSSION`] and
@@ -677,7 +683,7 @@ enum GridFound {
 /// [`reads_as_faq`]): one or two are an article asking its reader.
 const FAQ_QUESTIONS: usize = 3;
 
-/// Longest line, in words, that is read as a question of questions and answers.
+/// Longest line, in words, that [`reads_as_faq`] takes for a question.
 const FAQ_QUESTION_WORDS: u32 = 25;
 
 /// Lines of ten words or more (answers, paragraphs) a text of questions and answers holds at
@@ -685,58 +691,99 @@ const FAQ_QUESTION_WORDS: u32 = 25;
 /// reader a few questions has many more.
 const FAQ_LINES_PER_QUESTION: usize = 3;
 
-/// Fewest words that make a line of the kept text count against its questions.
+/// Fewest words that make a line of the kept text count against its questions (an answer, a
+/// paragraph).
 const FAQ_ANSWER_WORDS: u32 = 10;
 
-/// True when `container` holds questions and answers (FAQ): at least [`FAQ_QUESTIONS`] short
-/// lines with no link that end in a question mark (in any script's form of it), and no more
-/// than [`FAQ_LINES_PER_QUESTION`] longer lines per question besides.
-fn reads_as_faq(page: &Page, stats: &Stats, container: NodeId) -> bool {
+/// True when what an extraction kept of `container` (`labels`, one per block of the page) is
+/// questions and answers: at least [`FAQ_QUESTIONS`] short lines with no link that end in a
+/// question mark (in any script's form of it), and no more than [`FAQ_LINES_PER_QUESTION`] longer
+/// lines per question besides. What cleaning removed (readers' comments asking questions) is no
+/// part of it.
+fn reads_as_faq(page: &Page, stats: &Stats, container: NodeId, labels: &[Label]) -> bool {
     let asks = |b: &Block| {
         b.words <= FAQ_QUESTION_WORDS
             && b.link_words == 0
             && b.text.trim_end().ends_with(['?', '？', '؟'])
     };
-    let blocks = stats.blocks_of(page, container);
-    let questions = blocks.iter().filter(|b| asks(b)).count();
-    let answers = blocks
-        .iter()
-        .filter(|b| b.words >= FAQ_ANSWER_WORDS && !asks(b))
-        .count();
-    questions >= FAQ_QUESTIONS && answers <= questions * FAQ_LINES_PER_QUESTION
+    let (mut questions, mut long_lines) = (0, 0);
+    for block in stats.blocks_of(page, container) {
+        if !labels
+            .get(block.position as usize)
+            .is_some_and(Label::is_content)
+        {
+            continue;
+        }
+        if asks(block) {
+            questions += 1;
+        } else if block.words >= FAQ_ANSWER_WORDS {
+            long_lines += 1;
+        }
+    }
+    questions >= FAQ_QUESTIONS && long_lines <= questions * FAQ_LINES_PER_QUESTION
 }
 
-/// The page's largest grid between its headline and the kept text, when that text is questions
-/// and answers (see [`reads_as_faq`]) and the grid stands in one region with it: a shop's
-/// category or a service's directory prints its items under its title and its FAQ at the foot
-/// (written for search engines, often declared as `FAQPage`), and the longest prose of the page
-/// is that FAQ. The grid is what the page lists; the FAQ is kept beside it. Both the kept text's
-/// headline and the first heading that reads as the title must stand before the grid: a strip of
-/// stories printed above an article's own headline is no listing, and a site's name in its
-/// banner, read as the title, heads nothing.
+/// The page's largest grid between its headline and the kept text, when the page declares
+/// questions and answers (`FAQPage`), does not call itself an article, and the text kept reads as
+/// them (see [`reads_as_faq`]): a shop's category or a service's directory prints its items under
+/// its title and, at its foot, an FAQ written and declared for search engines, which is the
+/// longest prose of the page. The grid is what the page lists; the FAQ is kept beside it. The grid
+/// stands in the part of the page the kept text stands in (its outermost box short of one that
+/// wraps the page) and begins after both the kept text's headline and the first heading that
+/// reads as the title: a strip of stories printed above an article's own headline is no listing,
+/// a site's name in its banner, read as the title, heads nothing, and the page's sections, alike
+/// boxes one of which holds the headline, are its layout. A table of contents (items that link
+/// within the page) is the FAQ's own index, not a listing.
 fn listing_above_faq(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
-    containers: &[NodeId],
+    first: &ArticleExtraction,
     headline_at: &mut Option<Option<usize>>,
 ) -> Option<grid::Grid> {
-    let &container = containers.first()?;
-    if !reads_as_faq(page, stats, container) {
+    let &container = first.containers.first()?;
+    if !facts.declares_faq(page)
+        || facts.declares_article(page)
+        || !reads_as_faq(page, stats, container, &first.labels)
+    {
         return None;
     }
-    let start = first_block_of(stats, containers);
-    let grid = grid::find_ending_by(page, stats, facts, 0, Some(start))?;
     let dom = &page.dom;
-    let region = std::iter::successors(Some(grid.parent), |&n| dom.parent(n))
-        .find(|&n| stats.contains(n, container))?;
-    if select::is_page_wrapper(dom, region) {
-        return None;
-    }
-    let grid_start = stats.get(*grid.items.first()?).first_block as usize;
-    let titled = (*headline_at.get_or_insert_with(|| titled_heading(page, facts)))?;
-    let own = headline(page, stats, facts, containers)?;
-    (titled.max(own) < grid_start).then_some(grid)
+    let root = stats.get(dom.root());
+    let total = root.blocks + root.images;
+    let region = std::iter::successors(Some(container), |&n| dom.parent(n))
+        .take_while(|&n| {
+            !select::is_page_wrapper(dom, n) && !select::wraps_the_page(stats, total, n)
+        })
+        .last()?;
+    let titled = titled_heading_once(page, facts, headline_at)?;
+    let own = headline(page, stats, facts, &first.containers)?;
+    let start = first_block_of(stats, &first.containers);
+    let mut in_page: Vec<u32> = page
+        .declared
+        .in_page_links
+        .iter()
+        .map(|&a| stats.get(a).pre)
+        .collect();
+    in_page.sort_unstable();
+    grid::find_between(
+        page,
+        stats,
+        facts,
+        region,
+        (titled.max(own), start),
+        |items| !grid::most_link_within(stats, items, &in_page),
+    )
+}
+
+/// The first heading that reads as the title (see [`titled_heading`]), found once per page:
+/// `headline_at` holds it once asked.
+fn titled_heading_once(
+    page: &Page,
+    facts: &mut NodeFacts<'_>,
+    headline_at: &mut Option<Option<usize>>,
+) -> Option<usize> {
+    *headline_at.get_or_insert_with(|| titled_heading(page, facts))
 }
 
 /// True when `extraction`, as the container's choice left it, found a section front of teasers:
@@ -1183,7 +1230,7 @@ fn side_sections(
         let end = start + stats.blocks_of(page, section).len();
         let after = index + 1..end;
         let keeps = counts.over(Count::Kept, page, labels, after.clone()) > 0;
-        let headline = *headline_at.get_or_insert_with(|| titled_heading(page, facts));
+        let headline = titled_heading_once(page, facts, headline_at);
         let holds_a_title = headline.is_some_and(|at| (start..end).contains(&at))
             || counts.over(Count::H1, page, labels, start..end) > 0;
         if !keeps || holds_a_title {

@@ -103,7 +103,7 @@ pub(super) fn parse_json_ld(page: &Page) -> Vec<serde_json::Value> {
 
 /// What a JSON-LD document must spell somewhere to answer any question pith asks of it: a type
 /// it looks for ([`ARTICLE_TYPES`], [`DISCUSSION_TYPES`], [`PRODUCT_TYPES`], whose names these
-/// hold), an offer (whose `itemOffered` may name by `@id` a product another document declares),
+/// hold, and `FAQPage`), an offer (whose `itemOffered` may name by `@id` a product another document declares),
 /// or the `articleBody` key.
 const DECLARING_WORDS: &[&str] = &[
     "Article",
@@ -112,6 +112,7 @@ const DECLARING_WORDS: &[&str] = &[
     "QAPage",
     "Product",
     "Offer",
+    "FAQPage",
     "articleBody",
 ];
 
@@ -274,6 +275,12 @@ pub(super) fn declares_article(page: &Page, documents: &[serde_json::Value]) -> 
 pub(super) fn declares_product(page: &Page, documents: &[serde_json::Value]) -> bool {
     og_type(page).is_some_and(|t| t.starts_with("product"))
         || declares_product_for_sale(page, documents)
+}
+
+/// True when the page's structured data declares questions and answers (`FAQPage`): what a shop
+/// or a service marks the FAQ at its foot as, for search engines.
+pub(super) fn declares_faq(page: &Page, documents: &[serde_json::Value]) -> bool {
+    page_types(page, documents).iter().any(|t| t == "FAQPage")
 }
 
 /// True when the page's structured data declares the page a discussion.

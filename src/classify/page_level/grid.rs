@@ -151,7 +151,9 @@ pub(super) fn find(
     facts: &mut NodeFacts<'_>,
     min_words: u32,
 ) -> Option<Grid> {
-    find_where(page, stats, facts, min_words, Items::Entries, |_| true)
+    find_where(page, stats, facts, min_words, Items::Entries, None, |_| {
+        true
+    })
 }
 
 /// [`find`] among the grids whose last item ends by block `end` (any grid when `None`): a grid
@@ -164,11 +166,63 @@ pub(super) fn find_ending_by(
     min_words: u32,
     end: Option<usize>,
 ) -> Option<Grid> {
-    find_where(page, stats, facts, min_words, Items::Entries, |items| {
-        items
-            .last()
-            .is_some_and(|&last| end.is_none_or(|end| stats.get(last).end_block as usize <= end))
-    })
+    find_where(
+        page,
+        stats,
+        facts,
+        min_words,
+        Items::Entries,
+        None,
+        |items| {
+            items.last().is_some_and(|&last| {
+                end.is_none_or(|end| stats.get(last).end_block as usize <= end)
+            })
+        },
+    )
+}
+
+/// The largest grid inside `region` (of [`MIN_GRID_WORDS`] or more) whose items stand between
+/// blocks `after` and `end` (their first block after `after`, their last ending by `end`) and
+/// that `accept` takes: what a part of the page lists between two of its blocks.
+pub(super) fn find_between(
+    page: &Page,
+    stats: &Stats,
+    facts: &mut NodeFacts<'_>,
+    region: NodeId,
+    (after, end): (usize, usize),
+    mut accept: impl FnMut(&[NodeId]) -> bool,
+) -> Option<Grid> {
+    find_where(
+        page,
+        stats,
+        facts,
+        0,
+        Items::Entries,
+        Some(region),
+        |items| {
+            let (Some(&first), Some(&last)) = (items.first(), items.last()) else {
+                return false;
+            };
+            stats.get(first).first_block as usize > after
+                && stats.get(last).end_block as usize <= end
+                && accept(items)
+        },
+    )
+}
+
+/// True when most of `items` hold a link within the page (`pre_orders`: those links' pre-order
+/// positions, sorted): a table of contents pointing to the sections below it, not a list of
+/// other pages or products.
+pub(super) fn most_link_within(stats: &Stats, items: &[NodeId], pre_orders: &[u32]) -> bool {
+    let linking = items
+        .iter()
+        .filter(|&&item| {
+            let a = stats.get(item);
+            let from = pre_orders.partition_point(|&p| p < a.pre);
+            pre_orders.get(from).is_some_and(|&p| p < a.end)
+        })
+        .count();
+    linking * 2 > items.len()
 }
 
 /// How many boxes, from the grid's own outwards (its section, its wrapper), a fragment link may
@@ -236,10 +290,18 @@ const MIN_POSTS: usize = 2;
 /// card and its text, hold it once), and that is not a list of entries with linked titles (the
 /// other threads beside this one; see [`most_link_a_title`]).
 pub(super) fn find_thread(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> Option<Grid> {
-    find_where(page, stats, facts, MIN_GRID_WORDS, Items::Posts, |items| {
-        let with_prose = items.iter().filter(|&&i| stats.get(i).prose > 0).count();
-        with_prose * 3 >= items.len() * 2 && !most_link_a_title(page, stats, items)
-    })
+    find_where(
+        page,
+        stats,
+        facts,
+        MIN_GRID_WORDS,
+        Items::Posts,
+        None,
+        |items| {
+            let with_prose = items.iter().filter(|&&i| stats.get(i).prose > 0).count();
+            with_prose * 3 >= items.len() * 2 && !most_link_a_title(page, stats, items)
+        },
+    )
 }
 
 /// What alike items a search looks for.
@@ -254,13 +316,15 @@ enum Items {
     Posts,
 }
 
-/// [`find`] for `kind` of items, counting only the groups `accept` takes.
+/// [`find`] for `kind` of items, inside `within` (the whole page when `None`), counting only the
+/// groups `accept` takes.
 fn find_where(
     page: &Page,
     stats: &Stats,
     facts: &mut NodeFacts<'_>,
     min_words: u32,
     kind: Items,
+    within: Option<NodeId>,
     mut accept: impl FnMut(&[NodeId]) -> bool,
 ) -> Option<Grid> {
     let min_items = match kind {
@@ -272,7 +336,7 @@ fn find_where(
     let mut best: Option<Grid> = None;
     // Ordered, so that of two grids of equal size the same one wins on every run.
     let mut groups: BTreeMap<(String, String), Vec<NodeId>> = BTreeMap::new();
-    let mut walk = dom.traverse(dom.root());
+    let mut walk = dom.traverse(within.unwrap_or(dom.root()));
     while let Some(edge) = walk.next() {
         let Edge::Open(parent) = edge else { continue };
         if !dom.is_element(parent) {

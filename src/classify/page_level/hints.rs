@@ -334,11 +334,7 @@ fn attr_words(value: &str, skip: &[&'static str]) -> (bool, Option<&'static str>
         })
     };
     // Most values hold no name of what a box holds, and are read whole in one pass.
-    if value
-        .as_bytes()
-        .windows(3)
-        .any(|w| w.eq_ignore_ascii_case(b"has"))
-    {
+    if value.split_ascii_whitespace().any(names_what_it_holds) {
         value
             .split_ascii_whitespace()
             .filter(|name| !names_what_it_holds(name))
@@ -351,12 +347,15 @@ fn attr_words(value: &str, skip: &[&'static str]) -> (bool, Option<&'static str>
 
 /// True when a class name says what its box holds rather than what it is: `has-side-banner`
 /// is a row with a banner beside its product list, `has-sidebar` (or `hasSidebar`) a layout
-/// with a sidebar, WordPress's `has-post-thumbnail` a post with a picture. The box is none of
-/// these, and the words are no hint of what it is.
+/// with a sidebar, WordPress's `has-post-thumbnail` a post with a picture, Gutenberg's
+/// `has-text-color` a block with a colour of its own. The box is none of these, and the words
+/// are no hint of what it is, for or against. (`HASHTAG-share` is a share bar: a name in capitals
+/// is read whole.)
 fn names_what_it_holds(name: &str) -> bool {
     let bytes = name.as_bytes();
     bytes.len() > 4
-        && bytes[..3].eq_ignore_ascii_case(b"has")
+        && matches!(bytes[0], b'h' | b'H')
+        && &bytes[1..3] == b"as"
         && (matches!(bytes[3], b'-' | b'_') || bytes[3].is_ascii_uppercase())
 }
 
@@ -635,6 +634,16 @@ mod tests {
         // Words that merely begin with the letters are names of what the box is.
         assert_eq!(attr_words("hashtag-bar share", &[]), (false, Some("share")));
         assert_eq!(attr_words("hasbro-footer", &[]), (false, Some("footer")));
+        assert_eq!(attr_words("HASHTAG-share", &[]), (false, Some("share")));
+        // The whole value is read when no name in it says what the box holds.
+        assert_eq!(
+            attr_words("phase purchase-sidebar", &[]),
+            (false, Some("sidebar"))
+        );
+        assert_eq!(attr_words("Has-Sidebar story", &[]), (true, None));
+        // Names in other scripts are read as before, and never split inside a character.
+        assert_eq!(attr_words("hasÜber-banner", &[]), (false, Some("banner")));
+        assert_eq!(attr_words("has-ñandú-sidebar", &[]), (false, None));
     }
 
     /// The letter masks only skip searches that could not succeed: the stem found is the one a

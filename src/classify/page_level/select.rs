@@ -62,7 +62,7 @@ pub(super) struct NodeFacts<'a> {
     json_ld: Option<Vec<serde_json::Value>>,
     /// What the page declares itself (see [`Declared`]), each once asked: each cleaning asks
     /// whether it is a discussion.
-    declared: [Option<bool>; 3],
+    declared: [Option<bool>; 4],
     /// Which lists lead to other sites, each once asked (see [`super::elsewhere`]).
     elsewhere: super::elsewhere::ElsewhereCache,
     /// The page's other stories, in document order, none inside another (see
@@ -76,6 +76,7 @@ enum Declared {
     Discussion,
     Article,
     Product,
+    Faq,
 }
 
 impl<'a> NodeFacts<'a> {
@@ -93,7 +94,7 @@ impl<'a> NodeFacts<'a> {
             title_scores: Vec::new(),
             title_words: None,
             json_ld: None,
-            declared: [None; 3],
+            declared: [None; 4],
             elsewhere: Default::default(),
             other_stories: Vec::new(),
         }
@@ -219,6 +220,12 @@ impl<'a> NodeFacts<'a> {
         self.declares(page, Declared::Product)
     }
 
+    /// Whether `page` declares questions and answers ([`super::declared::declares_faq`]), read
+    /// once per page.
+    pub fn declares_faq(&mut self, page: &Page) -> bool {
+        self.declares(page, Declared::Faq)
+    }
+
     /// Whether `page` declares `what`, worked out from its JSON-LD the first time it is asked.
     fn declares(&mut self, page: &Page, what: Declared) -> bool {
         if let Some(known) = self.declared[what as usize] {
@@ -228,6 +235,7 @@ impl<'a> NodeFacts<'a> {
             Declared::Discussion => super::declared::declares_discussion,
             Declared::Article => super::declared::declares_article,
             Declared::Product => super::declared::declares_product,
+            Declared::Faq => super::declared::declares_faq,
         };
         let answer = ask(page, self.json_ld(page));
         self.declared[what as usize] = Some(answer);

@@ -1736,15 +1736,19 @@ fn a_grid_the_article_links_into_is_the_pages_content() {
     }
 }
 
-/// A shop's category of graphics cards: its headline, then `between` (the grid, in the first
-/// layouts), then its questions and answers, each answer `answer(n)`; `above` stands before the
-/// headline.
+/// The structured data by which [`category_with_faq`] declares its questions and answers.
+const FAQ_DECLARED: &str = r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"FAQPage","mainEntity":[]}</script>"#;
+
+/// A shop's category of graphics cards, declaring its questions and answers ([`FAQ_DECLARED`]):
+/// its headline, then `between` (the grid, in the first layouts), then its questions and
+/// answers, each answer `answer(n)`; `above` stands before the headline.
 fn category_with_faq(above: &str, between: &str, answer: impl Fn(usize) -> String) -> String {
     let faq: String = (1..=4)
         .map(|n| format!("<h3>{}</h3><p>{}</p>", faq_question(n), answer(n)))
         .collect();
     format!(
-        "<html><head><title>Graphics cards | Example Shop</title></head><body><nav>{NAV}</nav>\
+        "<html><head><title>Graphics cards | Example Shop</title>{FAQ_DECLARED}</head>\
+         <body><nav>{NAV}</nav>\
          <main>{above}<h1>Graphics cards</h1>{between}\
          <section class=faq><h2>Frequently asked questions</h2>{faq}</section></main>\
          <footer><p>Prices include tax.</p></footer></body></html>"
@@ -1795,6 +1799,19 @@ fn a_listing_under_its_headline_is_kept_above_its_faq() {
         why.contains("questions and answers printed after the grid"),
         "{why}"
     );
+    // The grid and the questions are both the page's boxes: the site's memory of where its
+    // pages' text stands is the box around both.
+    let held = |needle: &str| {
+        page.blocks
+            .iter()
+            .filter(|b| b.text.contains(needle))
+            .any(|b| {
+                std::iter::successors(Some(b.node), |&n| page.dom.parent(n))
+                    .any(|n| x.containers.contains(&n))
+            })
+    };
+    assert!(held("Graphics card model 1 with"), "{:?}", x.containers);
+    assert!(held(&faq_question(2)), "{:?}", x.containers);
     // A service's directory: groups of links under headings of their own, no linked title
     // each (no comments: none stands above what it answers).
     let groups: String = (1..=6)
@@ -1843,6 +1860,74 @@ fn a_grid_above_the_headline_or_above_prose_is_not_the_pages_listing() {
     let k = kept(&page, &x);
     assert!(has(&k, "For answer 4, most games"), "{k:#?}");
     assert!(!has(&k, "Graphics card model 1 with"), "{k:#?}");
+}
+
+#[test]
+fn only_a_page_declaring_its_faq_and_no_article_lists_above_it() {
+    let listed = |html: &str| {
+        let (page, x) = run(html);
+        let k = kept(&page, &x);
+        assert!(has(&k, "For answer 4, most games"), "{k:#?}");
+        has(&k, "Graphics card model 1 with")
+    };
+    let category = category_with_faq("", &graphics_cards(), faq_answer);
+    assert!(listed(&category));
+    // An explainer asking its questions declares no FAQ: the cards are its strip of offers.
+    assert!(!listed(&category.replace(FAQ_DECLARED, "")));
+    // Nor does a page that calls itself an article list anything above its questions.
+    let article = category.replace(
+        FAQ_DECLARED,
+        &format!("{FAQ_DECLARED}<meta property=\"og:type\" content=\"article\">"),
+    );
+    assert!(!listed(&article));
+    // A table of contents linking to the questions below is their index, not a listing.
+    let contents: String = (1..=8)
+        .map(|n| {
+            format!(
+                "<li class=entry><a href=#q{n}>Question {n} on the memory cards need today</a></li>"
+            )
+        })
+        .collect();
+    let toc = category_with_faq(
+        "",
+        &format!("<ul class=contents>{contents}</ul>"),
+        faq_answer,
+    );
+    let (page, x) = run(&toc);
+    let k = kept(&page, &x);
+    assert!(has(&k, "For answer 4, most games"), "{k:#?}");
+    assert!(!has(&k, "Question 1 on the memory"), "{k:#?}");
+    // Questions a reader asked in the comments under prose are no FAQ of the page's.
+    let comments: String = (1..=4)
+        .map(|n| format!("<div class=comment><p>{}</p></div>", faq_question(n)))
+        .collect();
+    let explainer = category_with_faq("", &graphics_cards(), |n| prose_text(n))
+        .replace(&faq_question(1), "Memory for card model 1")
+        .replace(&faq_question(2), "Memory for card model 2")
+        .replace(&faq_question(3), "Memory for card model 3")
+        .replace(&faq_question(4), "Memory for card model 4")
+        .replace("</section></main>", &format!("{comments}</section></main>"));
+    let (page, x) = run(&explainer);
+    assert!(!has(&kept(&page, &x), "Graphics card model 1 with"));
+    // Cards in a column of their own beside the questions, the two sharing only a wrapper of
+    // the whole page, are that column's, not what the questions' part of the page lists.
+    let beside = category
+        .replace("<body>", "<body><div id=page>")
+        .replace("</body>", "</div></body>")
+        .replace(&format!("<h1>Graphics cards</h1>{}", graphics_cards()), "")
+        .replace(
+            "<main>",
+            &format!(
+                "<div class=band><h1>Graphics cards</h1></div><div class=rail>{}</div><main>",
+                graphics_cards()
+            ),
+        );
+    assert!(!listed(&beside));
+    // Within the questions' part of the page, under the headline, they are its listing.
+    let inside = beside
+        .replace("<div class=rail>", "<main><div class=rail>")
+        .replace("</div><main><section", "</div><section");
+    assert!(listed(&inside), "{inside}");
 }
 
 /// A reference page that prints its headline and first paragraphs in a header box and the body in
