@@ -1901,7 +1901,7 @@ fn only_a_page_declaring_its_faq_and_no_article_lists_above_it() {
     let comments: String = (1..=4)
         .map(|n| format!("<div class=comment><p>{}</p></div>", faq_question(n)))
         .collect();
-    let explainer = category_with_faq("", &graphics_cards(), |n| prose_text(n))
+    let explainer = category_with_faq("", &graphics_cards(), prose_text)
         .replace(&faq_question(1), "Memory for card model 1")
         .replace(&faq_question(2), "Memory for card model 2")
         .replace(&faq_question(3), "Memory for card model 3")
