@@ -262,10 +262,10 @@ fn follow_declared_body(
 /// links, by its words outside links), one the article links into by a fragment (see
 /// [`grid::find_pointed_to`]), or one under the headline when the kept text is questions and
 /// answers printed after it (see [`listing_above_faq`]). A page's largest grid set apart before
-/// its headline is its menus, and the first choice stands. On a section front of teasers (`teaser_front`, see
-/// [`is_teaser_verdict`]), only a grid printed before the teasers and holding none of them is
-/// kept: the list a related-stories box was printed after. What side sections keep (see
-/// [`side_sections`]) weighs nothing against a grid printed before them.
+/// its headline is its menus, and the first choice stands. On a section front of teasers
+/// (`teaser_front`, see [`is_teaser_verdict`]), only a grid printed before the teasers and holding
+/// none of them is kept: the list a related-stories box was printed after. What side sections
+/// keep (see [`side_sections`]) weighs nothing against a grid printed before them.
 fn grid_if_no_article(
     page: &Page,
     stats: &Stats,

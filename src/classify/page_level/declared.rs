@@ -103,8 +103,8 @@ pub(super) fn parse_json_ld(page: &Page) -> Vec<serde_json::Value> {
 
 /// What a JSON-LD document must spell somewhere to answer any question pith asks of it: a type
 /// it looks for ([`ARTICLE_TYPES`], [`DISCUSSION_TYPES`], [`PRODUCT_TYPES`], whose names these
-/// hold, and `FAQPage`), an offer (whose `itemOffered` may name by `@id` a product another document declares),
-/// or the `articleBody` key.
+/// hold, and `FAQPage`), an offer (whose `itemOffered` may name by `@id` a product another
+/// document declares), or the `articleBody` key.
 const DECLARING_WORDS: &[&str] = &[
     "Article",
     "BlogPosting",

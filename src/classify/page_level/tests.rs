@@ -1737,7 +1737,8 @@ fn a_grid_the_article_links_into_is_the_pages_content() {
 }
 
 /// The structured data by which [`category_with_faq`] declares its questions and answers.
-const FAQ_DECLARED: &str = r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"FAQPage","mainEntity":[]}</script>"#;
+const FAQ_DECLARED: &str = r#"<script type="application/ld+json">
+{"@context":"https://schema.org","@type":"FAQPage","mainEntity":[]}</script>"#;
 
 /// A shop's category of graphics cards, declaring its questions and answers ([`FAQ_DECLARED`]):
 /// its headline, then `between` (the grid, in the first layouts), then its questions and
