@@ -727,13 +727,14 @@ fn reads_as_faq(page: &Page, stats: &Stats, container: NodeId, labels: &[Label])
 /// questions and answers (`FAQPage`), does not call itself an article, and the text kept reads as
 /// them (see [`reads_as_faq`]): a shop's category or a service's directory prints its items under
 /// its title and, at its foot, an FAQ written and declared for search engines, which is the
-/// longest prose of the page. The grid is what the page lists; the FAQ is kept beside it. The grid
-/// stands in the part of the page the kept text stands in (its outermost box short of one that
-/// wraps the page) and begins after both the kept text's headline and the first heading that
-/// reads as the title: a strip of stories printed above an article's own headline is no listing,
-/// a site's name in its banner, read as the title, heads nothing, and the page's sections, alike
-/// boxes one of which holds the headline, are its layout. A table of contents (items that link
-/// within the page) is the FAQ's own index, not a listing.
+/// longest prose of the page. The grid is what the page lists; the FAQ is kept beside it. The
+/// grid stands in the part of the page the kept text stands in (its outermost box short of one
+/// that wraps the page, or when no grid stands there, short of one that wraps the page and holds
+/// its footer) and begins after both the kept text's headline and
+/// the first heading that reads as the title: a strip of stories printed above an article's own
+/// headline is no listing, a site's name in its banner, read as the title, heads nothing, and the
+/// page's sections, alike boxes one of which holds the headline, are its layout. A table of
+/// contents (items that link within the page) is the FAQ's own index, not a listing.
 fn listing_above_faq(
     page: &Page,
     stats: &Stats,
@@ -751,14 +752,19 @@ fn listing_above_faq(
     let dom = &page.dom;
     let root = stats.get(dom.root());
     let total = root.blocks + root.images;
-    let region = std::iter::successors(Some(container), |&n| dom.parent(n))
+    // The FAQ's part of the page: its outermost box short of one wrapping the page; and when no
+    // grid stands there, short of one wrapping the page that also holds the page's footer (a
+    // `<div id=page>` around its menus, columns and footer is the page itself; a `<main>` that a
+    // long listing fills is its content).
+    let ancestors = || std::iter::successors(Some(container), |&n| dom.parent(n));
+    let part = ancestors()
         .take_while(|&n| {
             !select::is_page_wrapper(dom, n) && !select::wraps_the_page(stats, total, n)
         })
         .last()?;
     let titled = titled_heading_once(page, facts, headline_at)?;
     let own = headline(page, stats, facts, &first.containers)?;
-    let start = first_block_of(stats, &first.containers);
+    let between = (titled.max(own), first_block_of(stats, &first.containers));
     let mut in_page: Vec<u32> = page
         .declared
         .in_page_links
@@ -766,14 +772,42 @@ fn listing_above_faq(
         .map(|&a| stats.get(a).pre)
         .collect();
     in_page.sort_unstable();
-    grid::find_between(
-        page,
-        stats,
-        facts,
-        region,
-        (titled.max(own), start),
-        |items| !grid::most_link_within(stats, items, &in_page),
-    )
+    let mut search = |region: NodeId| {
+        grid::find_between(page, stats, facts, region, between, |items| {
+            !grid::most_link_within(stats, items, &in_page)
+        })
+    };
+    if let Some(grid) = search(part) {
+        return Some(grid);
+    }
+    let footers: Vec<u32> = dom
+        .descendants(dom.root())
+        .filter(|&n| is_page_footer(dom, n) && !stats.contains(container, n))
+        .map(|n| stats.get(n).pre)
+        .collect();
+    let holds_a_footer = |n: NodeId| {
+        let a = stats.get(n);
+        let from = footers.partition_point(|&p| p < a.pre);
+        footers.get(from).is_some_and(|&p| p < a.end)
+    };
+    let is_the_page = |n: NodeId| {
+        select::is_page_wrapper(dom, n)
+            || (select::wraps_the_page(stats, total, n) && holds_a_footer(n))
+    };
+    let wider = ancestors()
+        .take_while(|&n| !is_the_page(n))
+        .last()
+        .filter(|&n| n != part)?;
+    search(wider)
+}
+
+/// True when `id` is a page's footer: a `<footer>` or a box whose landmark role says so
+/// (`contentinfo`).
+fn is_page_footer(dom: &Dom, id: NodeId) -> bool {
+    dom.is_html(id, &local_name!("footer"))
+        || dom
+            .attr(id, "role")
+            .is_some_and(|role| role.trim().eq_ignore_ascii_case("contentinfo"))
 }
 
 /// The first heading that reads as the title (see [`titled_heading`]), found once per page:

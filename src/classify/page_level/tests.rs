@@ -1813,6 +1813,14 @@ fn a_listing_under_its_headline_is_kept_above_its_faq() {
     };
     assert!(held("Graphics card model 1 with"), "{:?}", x.containers);
     assert!(held(&faq_question(2)), "{:?}", x.containers);
+    // A listing that fills the page, its `<main>` around all of it, is still the main's.
+    let bare = category_with_faq("", &graphics_cards(), faq_answer)
+        .replace(&format!("<nav>{NAV}</nav>"), "")
+        .replace("<footer><p>Prices include tax.</p></footer>", "");
+    let (page, x) = run(&bare);
+    let k = kept(&page, &x);
+    assert!(has(&k, "Graphics card model 8 with"), "{k:#?}");
+    assert!(has(&k, "For answer 4, most games"), "{k:#?}");
     // A service's directory: groups of links under headings of their own, no linked title
     // each (no comments: none stands above what it answers).
     let groups: String = (1..=6)
