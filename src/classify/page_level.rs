@@ -730,11 +730,11 @@ fn reads_as_faq(page: &Page, stats: &Stats, container: NodeId, labels: &[Label])
 /// longest prose of the page. The grid is what the page lists; the FAQ is kept beside it. The
 /// grid stands in the part of the page the kept text stands in (its outermost box short of one
 /// that wraps the page, or when no grid stands there, short of one that wraps the page and holds
-/// its footer) and begins after both the kept text's headline and
-/// the first heading that reads as the title: a strip of stories printed above an article's own
-/// headline is no listing, a site's name in its banner, read as the title, heads nothing, and the
-/// page's sections, alike boxes one of which holds the headline, are its layout. A table of
-/// contents (items that link within the page) is the FAQ's own index, not a listing.
+/// its footer) and begins after both the kept text's headline and the first heading that reads
+/// as the title: a strip of stories printed above an article's own headline is no listing, a
+/// site's name in its banner, read as the title, heads nothing, and the page's sections, alike
+/// boxes one of which holds the headline, are its layout. A table of contents (items that link
+/// within the page) is the FAQ's own index, not a listing.
 fn listing_above_faq(
     page: &Page,
     stats: &Stats,
@@ -750,8 +750,7 @@ fn listing_above_faq(
         return None;
     }
     let dom = &page.dom;
-    let root = stats.get(dom.root());
-    let total = root.blocks + root.images;
+    let total = grid::page_blocks(dom, stats);
     // The FAQ's part of the page: its outermost box short of one wrapping the page; and when no
     // grid stands there, short of one wrapping the page that also holds the page's footer (a
     // `<div id=page>` around its menus, columns and footer is the page itself; a `<main>` that a
@@ -785,14 +784,9 @@ fn listing_above_faq(
         .filter(|&n| is_page_footer(dom, n) && !stats.contains(container, n))
         .map(|n| stats.get(n).pre)
         .collect();
-    let holds_a_footer = |n: NodeId| {
-        let a = stats.get(n);
-        let from = footers.partition_point(|&p| p < a.pre);
-        footers.get(from).is_some_and(|&p| p < a.end)
-    };
     let is_the_page = |n: NodeId| {
         select::is_page_wrapper(dom, n)
-            || (select::wraps_the_page(stats, total, n) && holds_a_footer(n))
+            || (select::wraps_the_page(stats, total, n) && stats.holds_any_of(n, &footers))
     };
     let wider = ancestors()
         .take_while(|&n| !is_the_page(n))
@@ -1434,15 +1428,14 @@ fn is_teaser_page(page: &Page, labels: &[Label]) -> bool {
     count >= 2 && words <= MAX_TEASER_PAGE_WORDS
 }
 
-/// Block-level fallback for pages where no container stands out: long, low-link text blocks and
-/// the headline. Prose in a consent manager's box, in a box laid over the page (a modal dialog
-/// the page declares, a box fixed to the viewport) or in another story than the headline's (see
-/// [`other_stories`]) is never kept: on a page of short lines (a
-/// product's parts, a shop's grid) such a notice is the only prose there is. Prose in the page's
-/// other furniture (its header, navigation, footer, a dialog it does not declare modal, a
-/// subscription offer, a sign-up: see
-/// [`Standing::Furniture`]) is kept only when no prose of the page's own stands outside
-/// furniture, so that a page of scattered lines is never left blank.
+/// Block-level fallback for pages where no container stands out: long, low-link text blocks and the
+/// headline. Prose in a consent manager's box, in a box laid over the page (a modal dialog the page
+/// declares, a box fixed to the viewport) or in another story than the headline's (see
+/// [`other_stories`]) is never kept: on a page of short lines (a product's parts, a shop's grid)
+/// such a notice is the only prose there is. Prose in the page's other furniture (its header,
+/// navigation, footer, a dialog it does not declare modal, a subscription offer, a sign-up: see
+/// [`Standing::Furniture`]) is kept only when no prose of the page's own stands outside furniture,
+/// so that a page of scattered lines is never left blank.
 fn fallback(page: &Page, stats: &Stats, facts: &mut NodeFacts<'_>) -> ArticleExtraction {
     let headline = headline(page, stats, facts, &[]);
     let mut memo = vec![None; page.dom.len()];
@@ -1544,13 +1537,12 @@ enum Standing {
 }
 
 impl Standing {
-    /// Where the block held by `node` stands: in a consent notice when any box around it is
-    /// one, else in a box laid over the page, else in another story, else in furniture when any
-    /// is furniture. The
-    /// page's wrappers (`<body>` and any box holding nine tenths of its blocks) say nothing of
-    /// one part of it (a `<body class="cookie-consent-accepted">`), and are asked only whether
-    /// they are a dialog the page declares (a box fixed to the viewport is laid over the page
-    /// only when it holds less than half of it). `memo` holds one entry per node, once known,
+    /// Where the block held by `node` stands: in a consent notice when any box around it is one,
+    /// else in a box laid over the page, else in another story, else in furniture when any is
+    /// furniture. The page's wrappers (`<body>` and any box holding nine tenths of its blocks) say
+    /// nothing of one part of it (a `<body class="cookie-consent-accepted">`), and are asked only
+    /// whether they are a dialog the page declares (a box fixed to the viewport is laid over the
+    /// page only when it holds less than half of it). `memo` holds one entry per node, once known,
     /// so that a page's blocks ask each box once.
     fn of(
         page: &Page,

@@ -92,7 +92,7 @@ fn template(dom: &Dom, id: NodeId) -> Option<(String, String)> {
 
 /// The page's blocks, images among them: the total every step asks [`NodeFacts`] about a box's
 /// context with (its answers are kept per box, so all must ask alike).
-fn page_blocks(dom: &Dom, stats: &Stats) -> u32 {
+pub(super) fn page_blocks(dom: &Dom, stats: &Stats) -> u32 {
     let root = stats.get(dom.root());
     root.blocks + root.images
 }
@@ -216,11 +216,7 @@ pub(super) fn find_between(
 pub(super) fn most_link_within(stats: &Stats, items: &[NodeId], pre_orders: &[u32]) -> bool {
     let linking = items
         .iter()
-        .filter(|&&item| {
-            let a = stats.get(item);
-            let from = pre_orders.partition_point(|&p| p < a.pre);
-            pre_orders.get(from).is_some_and(|&p| p < a.end)
-        })
+        .filter(|&&item| stats.holds_any_of(item, pre_orders))
         .count();
     linking * 2 > items.len()
 }

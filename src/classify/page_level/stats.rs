@@ -196,6 +196,14 @@ impl Stats {
         let (o, i) = (self.get(outer), self.get(inner));
         o.pre != u32::MAX && i.pre != u32::MAX && o.pre <= i.pre && i.pre < o.end
     }
+
+    /// True when `outer` holds a node at one of `pre_orders` (sorted pre-order positions): the
+    /// test of many boxes against one set of nodes (links, footers), by a binary search each.
+    pub fn holds_any_of(&self, outer: NodeId, pre_orders: &[u32]) -> bool {
+        let a = self.get(outer);
+        let from = pre_orders.partition_point(|&p| p < a.pre);
+        pre_orders.get(from).is_some_and(|&p| p < a.end)
+    }
 }
 
 /// True when most of the subtree's words are quotation (`<blockquote>`): an embedded post the
