@@ -795,10 +795,11 @@ fn listing_above_faq(
     search(wider)
 }
 
-/// True when `id` is a page's footer: a `<footer>` or a box whose landmark role says so
-/// (`contentinfo`).
+/// True when `id` is the page's footer: a `<footer>` that is the page's by HTML's landmark rule
+/// (see [`select::page_footer_around`]; a card's or an article's footer is its own), or a box
+/// whose landmark role says so (`contentinfo`).
 fn is_page_footer(dom: &Dom, id: NodeId) -> bool {
-    dom.is_html(id, &local_name!("footer"))
+    dom.is_html(id, &local_name!("footer")) && select::page_footer_around(dom, id)
         || dom
             .attr(id, "role")
             .is_some_and(|role| role.trim().eq_ignore_ascii_case("contentinfo"))

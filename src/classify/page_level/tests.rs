@@ -1821,6 +1821,16 @@ fn a_listing_under_its_headline_is_kept_above_its_faq() {
     let k = kept(&page, &x);
     assert!(has(&k, "Graphics card model 8 with"), "{k:#?}");
     assert!(has(&k, "For answer 4, most games"), "{k:#?}");
+    // A footer of the listing's own, inside the `<main>`, is no footer of the page's.
+    let counted = bare.replace(
+        "</div><section",
+        "<footer>Showing 8 of 40</footer></div><section",
+    );
+    let (page, x) = run(&counted);
+    assert!(
+        has(&kept(&page, &x), "Graphics card model 8 with"),
+        "{counted}"
+    );
     // A service's directory: groups of links under headings of their own, no linked title
     // each (no comments: none stands above what it answers).
     let groups: String = (1..=6)
